@@ -324,3 +324,43 @@ MODEL_FOLDER = {
                     self.audio_encoder = AudioEncoder(audio_config, model_path=model_path)
         """,
 }
+
+
+# vllm's SpeculativeConfig: the vocabularies are checked, for one method, only while a key
+# of the flag's JSON object that allows them to differ is off (`link.permissions`);
+# `token_map` is another key, of a mode, off by default.
+DRAFT_CONFIG = """
+    from dataclasses import dataclass
+
+
+    @dataclass
+    class DraftConfig:
+        method: str = "eagle"
+        \"\"\"The speculative method.\"\"\"
+        allow_mixed_vocab: bool = False
+        \"\"\"Allow the draft and target models to use different vocabularies.\"\"\"
+        token_map: bool = False
+        \"\"\"Use a token map between the two vocabularies.\"\"\"
+
+        def __post_init__(self):
+            if not self.allow_mixed_vocab:
+                self.check_vocab(1, 2)
+
+        def check_vocab(self, target, draft):
+            if self.method == "draft" and target != draft:
+                raise ValueError("the draft and target vocabularies differ")
+    """
+
+DRAFT_ARGS = """
+    from dataclasses import dataclass
+
+
+    @dataclass
+    class EngineArgs:
+        draft_config: dict | None = None
+
+        @staticmethod
+        def add_cli_args(parser):
+            parser.add_argument("--draft-config", type=str)
+            return parser
+    """

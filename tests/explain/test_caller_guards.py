@@ -6,12 +6,12 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from explain_samples import indexed_package, page_with_message
+from explain_samples import SERVE_CLI, indexed_package, page_with_message
 
 from errdex.explain.caller_guards import _other_value
 from errdex.explain.page import Page
 from samples import COMM_ENVS as ENVS
-from samples import TUNED_BELOW
+from samples import DRAFT_ARGS, DRAFT_CONFIG, TUNED_BELOW
 
 # vllm's SymmMemCommunicator (device_communicators/symm_mem.py) and CudaCommunicator
 SYMM = """
@@ -208,3 +208,22 @@ def test_a_setting_with_no_value_to_write_is_left_out(tmp_path: Path) -> None:
         assert page.solutions[0].text.startswith(
             "Leave `COMM_TUNE_LOG` unset or empty (every way into `tune` passes `tune_all`"
         )
+
+
+def test_a_permission_switch_the_check_runs_without_is_turned_on(tmp_path: Path) -> None:
+    files = {**SERVE_CLI, "eng/config.py": DRAFT_CONFIG, "eng/args.py": DRAFT_ARGS}
+    for store in indexed_package(tmp_path, "eng", files):
+        page = page_with_message(store, "eng", "the draft and target vocabularies")
+        assert page.solutions[0].text == (
+            """Pass `--draft-config '{"allow_mixed_vocab": true}'` (with the rest of your"""
+            " --draft-config fields) (`DraftConfig.__post_init__` calls"
+            " `DraftConfig.check_vocab` only when `self.allow_mixed_vocab` is false, so this"
+            " avoids the check)."
+        )
+        # the method the site's own test holds is kept: without it the check is not reached
+        assert page.example_fix is not None
+        command = (
+            """eng serve MODEL_TAG --draft-config '{"method": "draft", "allow_mixed_vocab": """
+        )
+        assert page.example_fix.before == command + "false}'"
+        assert page.example_fix.after == command + "true}'"

@@ -9,7 +9,7 @@ from errdex.extract import extract_file
 from errdex.link import link_version, path_gates
 from errdex.link.path_gates import _handed_on
 from errdex.linked_facts import IndexedSite
-from samples import QUIET_FUNCTIONS, TUNED_BELOW
+from samples import DRAFT_ARGS, DRAFT_CONFIG, QUIET_FUNCTIONS, TUNED_BELOW
 
 ARGS = """
     import argparse
@@ -220,3 +220,24 @@ def test_a_path_no_guard_can_test_is_told_without_reading_the_text(monkeypatch) 
     # under the `if`, the walk searches the file and reads the blanked body's guard
     site = tuned({"eng/args.py": ARGS, "eng/tune.py": TUNE + QUIET_FUNCTIONS})
     assert site.gates and "def tune_all(worker):" in read and "_tune_layer" in read
+
+
+def vocab_site(config: str) -> IndexedSite:
+    files = {"eng/config.py": config, "eng/args.py": DRAFT_ARGS}
+    (site,) = [s for s in link(files) if "vocab" in str(s.site.message)]
+    return site
+
+
+def test_a_permission_switch_held_off_is_a_gate() -> None:
+    site = vocab_site(DRAFT_CONFIG)
+    assert [(g.function, g.depth) for g in site.gates] == [("DraftConfig.__post_init__", 1)]
+    keys = [(k.name, k.json_key, k.key_default) for k in site.knobs]
+    assert ("--draft-config", "allow_mixed_vocab", "False") in keys
+    # turning on another mode is no way past the check: it has requirements of its own
+    assert (
+        vocab_site(DRAFT_CONFIG.replace("not self.allow_mixed_vocab", "not self.token_map")).gates
+        == ()
+    )
+    # nor is a permission that is on when left out
+    on = DRAFT_CONFIG.replace("allow_mixed_vocab: bool = False", "allow_mixed_vocab: bool = True")
+    assert vocab_site(on).gates == ()

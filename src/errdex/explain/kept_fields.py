@@ -22,8 +22,9 @@ from errdex.explain.json_before import YES_NO_DEFAULTS
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView, Knob
 from errdex.extract.conditions import dotted_name
+from errdex.extract.shapes import and_parts
 from errdex.link.expression_texts import parse_expression
-from errdex.linked_facts import EMPTY_SECTION
+from errdex.linked_facts import EMPTY_SECTION, own_key
 
 __all__ = ["with_kept_fields"]
 
@@ -39,13 +40,14 @@ def with_kept_fields(action: KnobAction, condition: ConditionView, facts: Facts)
         return action
     roots = {k.behind for k in facts.knobs if k.name == action.knob and k.behind}
     roots |= {b.name for b in facts.bindings if b.value in roots}  # `spec = self.spec`
+    roots |= _own_object(action.knob, facts)
     kept: dict[str, object] = {}
     for other in facts.conditions:
         if other is condition:
             continue
-        found = _held_equal(other, roots)
-        if found is not None and found[0] not in value:
-            kept.setdefault(found[0], found[1])
+        for found in _held_equal(other, roots):
+            if found[0] not in value:
+                kept.setdefault(found[0], found[1])
     keys = {
         k.behind: k
         for k in facts.knobs
@@ -77,6 +79,23 @@ def with_kept_fields(action: KnobAction, condition: ConditionView, facts: Facts)
     return replace(action, kept=tuple(kept.items())) if kept else action
 
 
+def _own_object(flag: str, facts: Facts) -> set[str]:
+    """`self` when a knob of the flag is a key of the site's own class (`self.use_x` of
+    `SpeculativeConfig`, the site in its method): the object the site tests is then the
+    flag's, and a field of it the path holds equal to a literal (`self.method ==
+    "draft_model"`) is one of the JSON's, kept."""
+    owner = (facts.stored.site.class_name or "").rpartition(".")[2]
+    if not owner:
+        return set()
+    for knob in facts.knobs:
+        key = knob.json_key
+        if knob.name != flag or key is None or knob.behind != f"self.{key}":
+            continue
+        if own_key(key, knob.via) and f"(`{owner}.{key}`)" in (knob.via or ""):
+            return {"self"}
+    return set()
+
+
 def _section_given(text: str, roots: set[str], sections: set[str]) -> str | None:
     """The section of the flag's object a part needs given (`root.section is not None`, or
     `root.section` as a truth value), one whose class requires no key; else None."""
@@ -103,17 +122,28 @@ def _truth_test(text: str, keys: dict[str, Knob]) -> tuple[Knob, bool] | None:
 
 def _held_equal(
     condition: ConditionView, roots: set[str]
-) -> tuple[str, str | int | float | bool] | None:
-    """(field, value) when the condition holds `root.field == literal` on the path."""
+) -> list[tuple[str, str | int | float | bool]]:
+    """(field, value) for each `root.field == literal` the condition holds on the path: the
+    condition itself, or a part of an `and` it holds whole."""
     node = parse_expression(condition.test)
     if node is None:
-        return None
+        return []
+    if condition.holds:
+        parts = and_parts(node)
+    else:
+        parts = [node]
+    found = [_equal(part, roots, condition.holds) for part in parts]
+    return [f for f in found if f is not None]
+
+
+def _equal(
+    node: ast.expr, roots: set[str], holds: bool
+) -> tuple[str, str | int | float | bool] | None:
+    """(field, value) when `node`, holding `holds`, holds `root.field == literal`."""
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
         return None
     op = node.ops[0]
-    if not (isinstance(op, ast.Eq) and condition.holds) and not (
-        isinstance(op, ast.NotEq) and not condition.holds
-    ):
+    if not (isinstance(op, ast.Eq) and holds) and not (isinstance(op, ast.NotEq) and not holds):
         return None
     left = dotted_name(node.left)
     if left is None or "." not in left:

@@ -394,7 +394,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     _add_environment(found, open_conditions, facts)
     _add_platform(found, open_conditions)
     for entry in [] if internal else guarded_entries(facts):
-        solution = _knob_solution(entry.action, entry.reason, entry.condition, facts.knobs)
+        action = with_kept_fields(entry.action, entry.condition, facts)
+        solution = _knob_solution(action, entry.reason, entry.condition, facts.knobs)
         found.add(solution, _tier(entry.action))
     for variant in facts.variants[:_MAX_VARIANTS]:
         held = [c for c in variant.conditions if c.kind not in CONTEXT_KINDS]
@@ -539,7 +540,13 @@ def _with_gated_paths(kept: list[Solution], facts: Facts) -> list[Solution]:
     not hand it to users (no user passes those)."""
     named = {s.knob for s in kept if s.knob}
     extra = [
-        _knob_solution(entry.action, entry.reason, entry.condition, facts.knobs)
+        # the flag's other fields the site's path holds, kept in the fix (or it reaches not)
+        _knob_solution(
+            with_kept_fields(entry.action, entry.condition, facts),
+            entry.reason,
+            entry.condition,
+            facts.knobs,
+        )
         for entry in gated_path_entries(facts)
         if entry.action.knob not in named
     ]

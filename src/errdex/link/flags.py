@@ -168,6 +168,17 @@ class FlagIndex:
         docs = {doc for _, doc in found if not doc.startswith(DOC_OF)}
         return docs.pop() if len(docs) == 1 else None
 
+    def key_doc(self, knob: KnobLink) -> str | None:
+        """The doc of the key of a JSON-valued flag's object a knob holds (`json_key`),
+        declared in the class the flag's object is (`use_x` of `SpeculativeConfig` for
+        `--speculative-config`), wherever the name holding it was read."""
+        if knob.json_key is None or knob.kind != KnobKind.FLAG:
+            return None
+        owner = self._object_class(knob.name.lstrip("-").replace("-", "_"))
+        if owner is None:
+            return None
+        return self.field_doc(knob.json_key, f"self.{knob.json_key}", owner)
+
     def _followed(self, doc: str) -> str | None:
         """A doc as it is, or the doc of the field `DOC_OF` points to."""
         if not doc.startswith(DOC_OF):

@@ -28,13 +28,16 @@ import ast
 import re
 from collections.abc import Mapping
 
+from msgspec.structs import replace
+
 from errdex.extract import decode_source
 from errdex.extract.source_text import block_span, parsed_block
 from errdex.extract.textscan import occurrences
 from errdex.facts import CallSite, Condition, ConditionKind, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
-from errdex.link.held_true import held_true, positive_parts, written
+from errdex.link.held_true import held_true, negative_parts, positive_parts, written
 from errdex.link.knobs import KnobIndex
+from errdex.link.permissions import permits
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import NAMED_IN_MESSAGE, CallerLink, KnobLink
 
@@ -196,7 +199,8 @@ class PathGates:
 
     def _tested_now(self, call: CallSite, facts: FileFacts) -> Tested:
         """The settings (name, the name tested) a guard of the call tests for truth, and
-        the guard (read from the text when the extraction did not: None when unread)."""
+        the guard (read from the text when the extraction did not: None when unread). A
+        permission switch held off is tested too, written `not name` (`link.permissions`)."""
         if call.guard_known:
             guard: tuple[Condition, ...] | None = call.conditions
         else:
@@ -206,18 +210,40 @@ class PathGates:
         for condition in guard or ():
             if condition.kind not in _BRANCHES:
                 continue
-            for part in positive_parts(condition.statement):
-                kept = [
-                    k
-                    for k in self._knobs.caller_knobs(
-                        facts, owner, [_truth(part, condition)], call.bindings
-                    )
-                    if _setting(k, part)
-                ]
+            parts = [(p, True) for p in positive_parts(condition.statement)]
+            parts += [(p, False) for p in negative_parts(condition.statement)]
+            for part, held in parts:
+                kept = self._setting_knobs(facts, owner, call, _truth(part, condition), held)
                 if kept:
-                    self._knobs_of[(facts.path, call.line, part)] = kept
-                    tested.extend((k.name, part) for k in kept)
+                    key = part if held else f"not {part}"
+                    self._knobs_of[(facts.path, call.line, key)] = kept
+                    tested.extend((k.name, key) for k in kept)
         return tested, guard
+
+    def _setting_knobs(
+        self,
+        facts: FileFacts,
+        owner: str | None,
+        call: CallSite,
+        truth: Condition,
+        held: bool,
+    ) -> list[KnobLink]:
+        """The settings behind a name a guard holds true (`held`), or the permission
+        switches behind one it holds false: those a configuration class's own key too
+        (`if not self.allow_x:` in its method), as turning one on is no pick among the
+        values the user asked for (`KnobIndex.caller_knobs`' reason to leave them out)."""
+        part = truth.statement
+        if held:
+            found = self._knobs.caller_knobs(facts, owner, [truth], call.bindings)
+            return [k for k in found if _setting(k, part)]
+        out: list[KnobLink] = []
+        for knob in self._knobs.knobs(facts, owner, [truth], call.bindings):
+            if not _setting(knob, part) or (knob.behind != part and knob.json_key is None):
+                continue
+            doc = knob.doc or self._knobs.flags.key_doc(knob)
+            if permits(knob, doc):
+                out.append(knob if knob.doc or doc is None else replace(knob, doc=doc))
+        return out
 
     def _read_guard(self, call: CallSite, facts: FileFacts) -> tuple[Condition, ...] | None:
         function = self._function(facts.path, call.function.rpartition(".")[2], call.line)
