@@ -227,3 +227,8 @@ def test_a_permission_switch_the_check_runs_without_is_turned_on(tmp_path: Path)
         )
         assert page.example_fix.before == command + "false}'"
         assert page.example_fix.after == command + "true}'"
+        # the why is the doc of the key turned on, not of the method the fix keeps
+        assert page.why[0].text == (
+            "Allow the draft and target models to use different vocabularies."
+        ), page.why
+        assert page.why[0].of.startswith("doc of `allow_mixed_vocab` in `--draft-config`")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from errdex.explain.context import CONTEXT_KINDS, Facts, at_margin, function_span, lines_of
-from errdex.explain.page import BindingView, ConditionView, Knob, WhyQuote
+from errdex.explain.page import BindingView, ConditionView, Knob, Solution, WhyQuote
 from errdex.explain.plain import code
 from errdex.explain.solutions import solutions
 from errdex.explain.why_outer import helper_def, outer_defs
@@ -741,14 +741,21 @@ def _comment_of(facts: Facts, binding: BindingView, line: int, names: _Names) ->
 def _settings(facts: Facts, names: _Names) -> list[_Candidate]:
     """What the settings the solutions turn (or else those the site's own conditions name)
     are documented as, and what the code logs where one takes effect."""
-    turned = [s.knob for s in solutions(facts) if s.knob]
+    turning = [s for s in solutions(facts) if s.knob]
+    turned = [s.knob for s in turning if s.knob]
     settings = [k for k in facts.knobs if k.kind in (KnobKind.ENV, KnobKind.FLAG)]
     # the settings a solution turns, when any of them says something; else those that
     # decide a condition of the site itself: a setting only a caller's guard reads says
     # nothing of why this check is here
     chosen = [k for k in settings if k.name in turned and (k.doc or k.note)]
     if chosen:
-        settings = sorted(chosen, key=lambda k: turned.index(k.name))
+        # the keys of one JSON flag are knobs of one name: the key a solution's condition
+        # tests is the one it turns, and its doc goes before another key's (the method the
+        # fix keeps is no reason for the check)
+        settings = sorted(
+            chosen,
+            key=lambda k: (turned.index(k.name), not any(_turns_key(s, k) for s in turning)),
+        )
     else:
         settings = [k for k in settings if _decides_site(k, facts)]
     out: list[_Candidate] = []
@@ -789,6 +796,17 @@ def _settings(facts: Facts, names: _Names) -> list[_Candidate]:
             score = _score(knob.note, names) + 2.0
             out += _candidate(knob.note, of, where[0], where[1], score, 4)
     return out
+
+
+def _turns_key(solution: Solution, knob: Knob) -> bool:
+    """Whether the solution turns the key behind `knob` (a JSON flag's key): its condition
+    tests what the key sets (`not self.use_heterogeneous_vocab`)."""
+    if solution.knob != knob.name or not knob.json_key or not knob.behind:
+        return False
+    return (
+        re.search(rf"(?<![\w.]){re.escape(knob.behind)}(?!\w)", solution.condition or "")
+        is not None
+    )
 
 
 def _whole(doc: str | None) -> str | None:
