@@ -112,6 +112,81 @@ KERN = {
             if table is None:
                 raise ValueError("no table")
             return _rows(table, size)
+
+
+        def _shrink(table, n):
+            n = n - 1
+            if n < 0:
+                raise ValueError("n below zero")
+            return table
+
+
+        def shrink(table, m):
+            if m < 0:
+                raise ValueError("m below zero")
+            return _shrink(table, m)
+
+
+        def _sized(table, *extra, size=1):
+            if size <= 0:
+                raise ValueError("size must be positive")
+            return table
+
+
+        def sized(table, count, **options):
+            if count <= 0:
+                raise ValueError("count must be positive")
+            return _sized(table, count, **options)
+
+
+        def _pad(table, width):
+            if width <= 0:
+                raise ValueError("width must be positive")
+            return table
+
+
+        def pad(table, width, height):
+            assert width > 0 and height > 0
+            return _pad(table, width)
+
+
+        def _trim(table, depth, strict=False):
+            if strict:
+                depth -= 1
+            if depth < 0:
+                raise ValueError("depth below zero")
+            return table
+
+
+        def trim(table, depth, strict=False):
+            if depth < 0:
+                raise ValueError("negative depth")
+            return _trim(table, depth, strict)
+
+
+        def _unfold(table, rows):
+            assert rows > 0
+            rows = rows * 2
+            return table[:rows]
+
+
+        def unfold(table, rows):
+            assert rows > 0
+            return _unfold(table, rows)
+
+
+        def _spread(table, gap):
+            if gap <= 0:
+                raise ValueError("gap must be positive")
+            return table
+
+
+        def spread(table, gap):
+            if table is None:
+                raise ValueError("no table to spread")
+            if gap <= 0:
+                return _spread(table, gap)
+            return table
         """,
 }
 
@@ -168,3 +243,40 @@ def test_a_caller_raising_first_on_the_argument_it_hands_on(kern: Store) -> None
 def test_a_caller_checking_another_value_first_keeps_the_page(kern: Store) -> None:
     page = page_in_function(kern, "kern", "_rows")
     assert "checks the opposite" not in page.what_it_means
+
+
+def test_a_parameter_rebound_before_the_test_is_not_the_callers_argument(kern: Store) -> None:
+    # `shrink` checks `m < 0`, but `_shrink` tests `n - 1`: m == 0 still fails
+    page = page_in_function(kern, "kern", "_shrink")
+    assert "checks the opposite" not in page.what_it_means
+
+
+def test_a_keyword_only_parameter_is_not_read_by_position(kern: Store) -> None:
+    # `size` comes after `*extra`: `count`, the second argument, is not it
+    page = page_in_function(kern, "kern", "_sized")
+    assert "checks the opposite" not in page.what_it_means
+
+
+def test_a_caller_asserting_an_and_of_the_opposite_first(kern: Store) -> None:
+    page = page_in_function(kern, "kern", "_pad")
+    assert page.solutions == []
+    assert "`pad` checks `assert width > 0 and height > 0` first" in page.what_it_means
+
+
+def test_a_parameter_rebound_under_a_branch_is_not_the_callers_argument(kern: Store) -> None:
+    # `depth -= 1` when `strict`: the caller's `depth < 0` says nothing of 0 made -1
+    page = page_in_function(kern, "kern", "_trim")
+    assert "checks the opposite" not in page.what_it_means
+
+
+def test_a_check_holding_the_call_is_not_made_first(kern: Store) -> None:
+    # `if gap <= 0: return _spread(table, gap)` calls it with the very value
+    page = page_in_function(kern, "kern", "_spread")
+    assert "checks the opposite" not in page.what_it_means
+
+
+def test_a_parameter_rebound_after_the_test_is_still_the_callers_argument(kern: Store) -> None:
+    # `rows = rows * 2` comes after the assert: the caller's `assert rows > 0` holds there
+    page = page_in_function(kern, "kern", "_unfold")
+    assert page.solutions == []
+    assert "`unfold` checks `assert rows > 0` first" in page.what_it_means

@@ -40,6 +40,71 @@ SHOW = {
 
             def clear_pager(self) -> None:
                 self._pager = None
+
+
+        class Stream:
+            def __init__(self):
+                self._reader = None
+
+            def attach(self, reader) -> None:
+                if self._reader is not None:
+                    raise RuntimeError("A reader is attached already")
+                self._reader = reader
+
+            def detach_reader(self) -> None:
+                self._reader = None
+
+            def close(self) -> None:
+                self.detach_reader()
+
+
+        class Board:
+            def __init__(self):
+                self._session: Optional["Session"] = None
+
+            def open_session(self, session: "Session") -> None:
+                if self._session is not None:
+                    raise RuntimeError("A session is open already")
+                self._session = session
+
+            def clear_session(self) -> None:
+                self._session = None
+
+
+        class Session:
+            def __init__(self, board):
+                self.board = board
+
+            def __enter__(self):
+                self.board.open_session(self)
+                return self
+
+            def __exit__(self, *exc):
+                self.board.clear_session()
+
+
+        class Screen:
+            def __init__(self):
+                self._cursor: Optional["Cursor"] = None
+
+            def show_cursor(self, cursor: "Cursor") -> None:
+                if self._cursor is not None:
+                    raise RuntimeError("A cursor is shown already")
+                self._cursor = cursor
+
+            def clear_cursor(self) -> None:
+                self._cursor = None
+
+
+        class Cursor:
+            def __init__(self):
+                self._trail = []
+
+            def clear_cursor(self) -> None:
+                self._trail = []
+
+            def stop(self) -> None:
+                self.clear_cursor()
         """,
     "show/live.py": """
         class Live:
@@ -74,3 +139,24 @@ def test_the_ending_method_not_the_bare_reset(show: Store) -> None:
 def test_a_reset_nothing_ends_with_stays(show: Store) -> None:
     page = page_with_message(show, "show", "Only one pager")
     assert page.solutions[0].text.startswith("Call `clear_pager()` on your `Console` first")
+
+
+def test_the_own_classs_ending_method_is_no_way_out(show: Store) -> None:
+    # `close()` ends the very `Stream` the user is about to attach to
+    page = page_with_message(show, "show", "A reader is attached already")
+    assert page.solutions[0].text.startswith("Call `detach_reader()` on your `Stream` first")
+    assert not any("close()" in s.text for s in page.solutions)
+
+
+def test_a_with_block_that_ends_the_held_object(show: Store) -> None:
+    page = page_with_message(show, "show", "A session is open already")
+    assert page.solutions[0].text.startswith(
+        "End the `with` block of the `Session` first: leaving it calls `clear_session()`"
+    )
+
+
+def test_the_held_classs_own_method_of_the_same_name_is_not_the_reset(show: Store) -> None:
+    # `Cursor.stop` calls `self.clear_cursor()`, the cursor's own: the screen's slot stays
+    page = page_with_message(show, "show", "A cursor is shown already")
+    assert page.solutions[0].text.startswith("Call `clear_cursor()` on your `Screen` first")
+    assert not any("stop()" in s.text for s in page.solutions)

@@ -280,6 +280,44 @@ WAYS = {
                     raise ValueError(f"Invalid scale dtype: {model_dtype}")
                 return model_dtype.bits
             return scale
+
+
+        def kv_bits(kv_dtype, model_dtype=None):
+            if kv_dtype != "auto":
+                if kv_dtype in TABLE:
+                    bits = TABLE[kv_dtype]
+                else:
+                    print(f"unknown kv dtype {kv_dtype}")
+                    raise ValueError(f"Invalid kv dtype: {kv_dtype}")
+            else:
+                if not isinstance(model_dtype, torch.dtype):
+                    raise ValueError(f"Invalid kv model dtype: {model_dtype}")
+                bits = model_dtype.bits
+            return bits
+
+
+        def backend_bits(backend, model_dtype=None):
+            if backend == "hf":
+                if not isinstance(model_dtype, torch.dtype):
+                    raise ValueError(f"Invalid backend model dtype: {model_dtype}")
+                return model_dtype.bits
+            elif isinstance(backend, str):
+                return 8
+            else:
+                raise ValueError(f"Invalid backend: {backend}")
+
+
+        def mode_bits(mode, model_dtype=None, fallback=False):
+            if mode == "auto":
+                if not isinstance(model_dtype, torch.dtype):
+                    raise ValueError(f"Invalid mode model dtype: {model_dtype}")
+                return model_dtype.bits
+            elif mode in TABLE:
+                return TABLE[mode]
+            elif fallback:
+                return 16
+            else:
+                raise ValueError(f"Invalid mode: {mode}")
         """,
 }
 
@@ -482,3 +520,21 @@ def test_any_value_but_one_where_the_other_branch_accepts_a_few_is_no_way_out(
     # an `else` that takes any value keeps the way out
     page = page_of(ways, "Invalid scale dtype")
     assert any("`scale`" in t and "other than `'auto'`" in t for t in texts(page)), texts(page)
+
+
+def test_any_value_but_one_tested_unequal_with_an_else_that_logs_first(ways: Store) -> None:
+    # `kv_dtype != "auto"` takes the chain whose else logs, then raises
+    page = page_of(ways, "Invalid kv model dtype")
+    assert not any("other than `'auto'`" in t for t in texts(page)), texts(page)
+
+
+def test_a_link_taking_an_open_set_keeps_any_value_but_one(ways: Store) -> None:
+    # any `str` but "hf" takes the `isinstance` link, which accepts it
+    page = page_of(ways, "Invalid backend model dtype")
+    assert any("`backend`" in t and "other than `'hf'`" in t for t in texts(page)), texts(page)
+
+
+def test_a_link_testing_something_else_keeps_any_value_but_one(ways: Store) -> None:
+    # with `fallback` any mode but "auto" takes the third link, which accepts it
+    page = page_of(ways, "Invalid mode model dtype")
+    assert any("`mode`" in t and "other than `'auto'`" in t for t in texts(page)), texts(page)

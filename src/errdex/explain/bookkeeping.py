@@ -24,6 +24,7 @@ from errdex.explain.own_attributes import AttributeReader, may_be_own
 from errdex.explain.own_state import computed_alone, held_tests, own_computation, own_constants
 from errdex.explain.page import OwnCheck
 from errdex.explain.plain import code
+from errdex.explain.private_names import private_name
 from errdex.explain.state_gated import users_call
 from errdex.facts import ConditionKind, SiteKind
 
@@ -95,7 +96,7 @@ def _bookkeeping(facts: Facts) -> tuple[str, ...] | None:
 
     def hoped(attr: str, _binding: bool) -> bool:
         asked.add(attr)
-        return attr.startswith("_") and not attr.startswith("__")
+        return private_name(attr)
 
     # first as if every private attribute were the class's own: the class (which may be
     # thousands of lines) is parsed only when nothing else the check reads is outside

@@ -149,7 +149,7 @@ def _build_page(
     facts.sibling_advice = sibling_advice(store, chosen, facts)
     facts.twin_paths = twin_paths(store, chosen)
     facts.caught_by = caught_by_callers(store, chosen, facts.callers)
-    facts.checked_by = checked_by_callers(store, chosen, facts.callers)
+    facts.checked_by = checked_by_callers(store, facts)
     facts.passed_by = passed_by_callers(store, chosen, facts)
     facts.filled = filled_default(store, chosen, facts)
     facts.table_keys = table_keys(store, chosen, facts)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-__all__ = ["bound_arguments", "given_argument"]
+__all__ = ["bound_arguments", "given_argument", "positional_index"]
 
 
 def given_argument(call: ast.Call, param: str, position: int) -> ast.expr | None:
@@ -23,6 +23,15 @@ def given_argument(call: ast.Call, param: str, position: int) -> ast.expr | None
     if any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
         return None
     return call.args[position]
+
+
+def positional_index(function: ast.FunctionDef | ast.AsyncFunctionDef, param: str) -> int:
+    """Where a call gives `param` by position: its place among the function's positional
+    parameters (`self` and `cls` left out, as a call through the object gives them), -1 for
+    one a call can give by keyword only (after `*`), or never by name (`*args`, `**kwargs`)."""
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args) if a.arg not in ("self", "cls")]
+    return positional.index(param) if param in positional else -1
 
 
 def bound_arguments(call: ast.Call, positional: Sequence[str]) -> dict[str, ast.expr] | None:

@@ -26,6 +26,7 @@ from errdex.explain.entry_args import short_export
 from errdex.explain.input_nodes import field_key
 from errdex.explain.page import Solution
 from errdex.explain.plain import code, listed
+from errdex.extract.module import is_type_checking
 from errdex.extract.shapes import single_binding
 from errdex.facts import BRANCH_KINDS, ConditionKind, SiteKind
 
@@ -179,7 +180,7 @@ def _declared_where(owner: ast.ClassDef, attribute: str, keys: list[_Needed]) ->
         *(
             inner
             for s in owner.body
-            if isinstance(s, ast.If) and ast.unparse(s.test).endswith("TYPE_CHECKING")
+            if isinstance(s, ast.If) and is_type_checking(s.test)
             for inner in s.body
         ),
     ]

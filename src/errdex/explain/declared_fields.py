@@ -23,7 +23,7 @@ from errdex.explain.context import Facts, class_in_file
 from errdex.explain.item_fields import own_init
 from errdex.explain.library_export import library_export
 from errdex.extract.setters import init_params
-from errdex.extract.shapes import tested_absent
+from errdex.extract.shapes import self_attribute, tested_absent
 from errdex.facts import KnobKind
 
 __all__ = ["declared_keyword", "declared_required", "self_assignments", "super_init_call"]
@@ -216,7 +216,7 @@ def self_assignments(root: ast.AST, attribute: str, before: int | None = None) -
         if before is not None and getattr(node, "lineno", before) >= before:
             continue
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
-            count += _is_self_attribute(node, attribute)
+            count += self_attribute(node) == attribute
         elif isinstance(node, ast.Call):
             # `object.__setattr__(self, "x", ...)` of a frozen class, `setattr(self, "x", ...)`
             named = _last_name(node.func) in ("setattr", "__setattr__")
@@ -240,7 +240,7 @@ def _normalized(root: ast.AST, attribute: str, before: int) -> list[ast.If]:
             isinstance(test, ast.Compare)
             and len(test.ops) == 1
             and isinstance(test.ops[0], ast.Is | ast.Eq)
-            and _is_self_attribute(test.left, attribute)
+            and self_attribute(test.left) == attribute
             and isinstance(test.comparators[0], ast.Constant | ast.UnaryOp)
         ):
             continue
@@ -248,20 +248,11 @@ def _normalized(root: ast.AST, attribute: str, before: int) -> list[ast.If]:
             len(body) == 1
             and isinstance(body[0], ast.Assign)
             and len(body[0].targets) == 1
-            and _is_self_attribute(body[0].targets[0], attribute)
+            and self_attribute(body[0].targets[0]) == attribute
             and isinstance(body[0].value, ast.Constant)
         ):
             out.append(node)
     return out
-
-
-def _is_self_attribute(node: ast.expr, attribute: str) -> bool:
-    return (
-        isinstance(node, ast.Attribute)
-        and node.attr == attribute
-        and isinstance(node.value, ast.Name)
-        and node.value.id == "self"
-    )
 
 
 def _handed_to_base(facts: Facts, cls: ast.ClassDef, attribute: str) -> str | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 
 from errdex.ast_walk import walk
-from errdex.explain.call_binding import given_argument
+from errdex.explain.call_binding import given_argument, positional_index
 from errdex.explain.context import function_at
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Caller
@@ -32,14 +32,16 @@ def public_caller(
     chosen: StoredSite,
     callers: list[Caller],
     function: str,
-    params: list[str],
     param: str,
     caught: frozenset[str],
+    site_function: ast.FunctionDef | None,
 ) -> tuple[str, str] | None:
-    """(the public call, its argument) whose argument reaches `param` of `function` as it
-    is through the chain of callers, at most `MAX_DEPTH` calls up."""
+    """(the public call, its argument) whose argument reaches `param` of `function` (the
+    site's, `site_function` when read) as it is through the chain of callers, at most
+    `MAX_DEPTH` calls up."""
     target, name = function, param
-    position = params.index(param)
+    # by keyword only where the function is not read (its parameters' order is not known)
+    position = positional_index(site_function, param) if site_function else -1
     for depth in range(1, MAX_DEPTH + 1):
         dotted = f"{chosen.module}.{target}" if depth == 1 else target
         level = [c for c in callers if c.depth == depth and c.calls == dotted]
@@ -48,17 +50,17 @@ def public_caller(
             read = call_values(store, chosen, caller, dotted, (name, position), caught)
             passed = passed_on(*read) if read is not None else None
             if read is not None and passed is not None:
-                passing = (caller, passed, read[1])
+                passing = (caller, passed, read[0])
                 break
         if passing is None:
             return None
-        caller, argument, caller_params = passing
+        caller, argument, caller_function = passing
         public = _public_path(store, chosen, caller)
         if public is not None:
             return public, argument
         module = module_name(caller.file)[0]
         target, name = f"{module}.{caller.function}", argument
-        position = caller_params.index(argument)
+        position = positional_index(caller_function, argument)
     return None
 
 
@@ -119,7 +121,8 @@ def call_values(
         ):
             continue
         value = given_argument(node, param, position)
-        if value is not None and not _caught_around(found, node, caught):
+        # no `try` to look for when nothing catches the error (`caught` empty)
+        if value is not None and not (caught and _caught_around(found, node, caught)):
             values.append(value)
     return found, own, values
 

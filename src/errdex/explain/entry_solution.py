@@ -84,7 +84,13 @@ def _entry_of(
     if found is not None:
         return found
     reached = public_caller(
-        store, chosen, facts.callers, chosen.site.function, params, param, catching(chosen)
+        store,
+        chosen,
+        facts.callers,
+        chosen.site.function,
+        param,
+        catching(chosen),
+        facts.site_function(),
     )
     return Entry((reached[0],), reached[1]) if reached is not None else None
 

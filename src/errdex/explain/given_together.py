@@ -20,6 +20,7 @@ from errdex.explain.input_nodes import free_names, part_views
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Change, ConditionView, Solution
 from errdex.explain.plain import code, plain_condition
+from errdex.explain.private_names import private_member
 from errdex.explain.user_call import required_arguments, user_call
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind
@@ -60,7 +61,7 @@ def given_together_solution(conditions: list[ConditionView], facts: Facts) -> So
         return None  # a third condition: the two arguments together are not all it asks
     left_out = given[-1]  # the one the check itself tests (innermost)
     partner, kept = [*given[:-1], *other][0]
-    if kept == left_out[1] or _private(kept) or _private(left_out[1]):
+    if kept == left_out[1] or private_member(kept) or private_member(left_out[1]):
         return None  # a value of one argument, or the package's own private keyword
     # `path is not None` with `domain is None`: the other one left out is the mistake, not
     # both given; `passive & SQL_OK`: a mode of the other, not it given
@@ -139,10 +140,6 @@ def _given_test(text: str, defaults: dict[str, str], params: tuple[str, ...]) ->
         return None
     default = defaults.get(left.id)
     return left.id if default is not None and ast.unparse(right) == default else None
-
-
-def _private(name: str) -> bool:
-    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
 def _given_shape(text: str) -> bool:

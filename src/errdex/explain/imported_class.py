@@ -4,8 +4,9 @@ A constructor that hands its arguments on to its base's (`ShardedQuery(*args, **
 calls `Query.__init__(entities, session=None)`, which sets `self.session = session`) keeps
 the user's keyword in an attribute only the base's file says. The base is read from the
 module the site's file imports it from by name (`from ..orm.query import Query`), when the
-index keeps that module's file; a name the file binds otherwise, or that the module only
-re-exports (its class is not in that file), is not followed.
+index keeps that module's file, or under `if TYPE_CHECKING:` for its annotations alone
+(rich's console.py imports `Live` only there); a name the file binds otherwise, or that the
+module only re-exports (its class is not in that file), is not followed.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 from errdex.explain.callee_advice import resolve_called
 from errdex.explain.context import Facts, top_class_in
 from errdex.explain.outline import importing_or_defining
-from errdex.extract.module import module_name
+from errdex.extract.module import is_type_checking, module_name
 from errdex.store.base import Store, StoredSite
 
 
@@ -60,8 +61,9 @@ def _imported_class(store: Store, facts: Facts, name: str) -> ast.ClassDef | Non
     return top_class_in(text, defined) if text is not None else None
 
 
-# `if TYPE_CHECKING:` or `if typing.TYPE_CHECKING:` at the margin
-_TYPING_ONLY = re.compile(r"if\s+(?:typing\.)?TYPE_CHECKING\s*:")
+# a top-level statement that may be `if TYPE_CHECKING:` (of any module: `t.TYPE_CHECKING`),
+# told from the text before it is parsed
+_TYPING_ONLY = re.compile(r"if\s+(?:\w+\.)?TYPE_CHECKING\s*:")
 
 
 def _typing_import(facts: Facts, name: str, package: str) -> tuple[str, str] | None:
@@ -73,7 +75,7 @@ def _typing_import(facts: Facts, name: str, package: str) -> tuple[str, str] | N
     imports: list[ast.stmt] = [
         statement
         for block in tree.body
-        if isinstance(block, ast.If) and _TYPING_ONLY.match(f"if {ast.unparse(block.test)}:")
+        if isinstance(block, ast.If) and is_type_checking(block.test)
         for statement in block.body
         if isinstance(statement, ast.ImportFrom | ast.Import)
     ]

@@ -4,7 +4,9 @@ A condition is on the input when every name it reads is an argument of the publi
 that raises (or an attribute its class's constructor set from an argument), a constant, or
 a builtin. The solution then says which argument to change and to what: an instance of the
 type it checks, one of the values it accepts (a constant's members when the index holds
-them), a value within the bound it compares with.
+them), a value within the bound it compares with. An argument the package keeps for itself
+(one leading underscore, `_adapt`: passed by its own descriptor or merge) is no input
+(`private_argument`, which every rule naming an argument asks).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from errdex.explain.dead_ends import returns_refused
 from errdex.explain.declared_fields import declared_keyword, declared_required
 from errdex.explain.empty_objects import empty_is_nonsense
 from errdex.explain.init_values import allows, decided
-from errdex.explain.input_nodes import conjuncts, free_names, is_call, key_test
+from errdex.explain.input_nodes import conjuncts, field_key, free_names, is_call, key_test
 from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import Instead, what_to_pass
 from errdex.explain.kept_argument import kept_arguments
@@ -31,6 +33,7 @@ from errdex.explain.none_passthrough import passes_none_back
 from errdex.explain.outline import compiling
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
+from errdex.explain.private_names import private_name
 from errdex.explain.refused_ways import FALSY, flipped_value, part_may_trip, passed_refused
 from errdex.explain.user_call import required_arguments, user_call
 from errdex.extract.conditions import dotted_name
@@ -251,8 +254,11 @@ def _input_instead(
     declared: set[str] = set()  # a field as the user's call gave it (`declared_fields`)
     # the module's patterns are a few of its top-level statements, not the whole file parsed
     patterns = module_patterns(facts.top_module(compiling)) if _calls_pattern(node) else {}
+    # `kw.get("_binary_op")`: a private keyword the package's own calls hand on through
+    # `**kw`, no field a user gives
+    packed_private = _private_keys(node, params, facts)
     for name in free_names(node):
-        if _private_argument(name, params, read.init_params, facts):
+        if name in packed_private or private_argument(name, params, read.init_params, facts):
             # `_adapt`, `_check`: a keyword named private is the package's own to pass (its
             # descriptor, its merge); a user never writes it, and turning it over skips the
             # check with the value that fails it still there
@@ -335,42 +341,69 @@ def _input_instead(
     )
 
 
-def _private_argument(
+def private_argument(
     name: str, params: tuple[str, ...], init_params: dict[str, str], facts: Facts
 ) -> bool:
-    """Whether the name is, or is read from, an argument whose name is private: the site's
-    own parameter (`_adapt`), the public call's argument that hands it on, or the
-    constructor's keyword an attribute was set from (`self._x = _x`). The first parameter is
-    the user's whatever its name: the class a bare decorator is applied to
-    (`register_oot(cls, _decorated_cls=None, name=None)`)."""
+    """Whether the name is, or is read from, an argument the package keeps for itself: one
+    named private, the site's own parameter (`_adapt`), the public call's argument that
+    hands it on, or the constructor's keyword an attribute was set from (`self._x = _x`).
+    Every rule that names an argument to change asks it (a user never writes it, and turning
+    it over skips the check with the value that fails it still there)."""
     root = name.split(".")[0]
     if root in params:
         entry = facts.entry_args.get(root)
-        if not private_name(entry.argument if entry is not None else root):
-            return False
-        return entry is not None or root != _first_positional(facts)
+        if entry is not None:
+            # the public call's own function is not read here: its name alone says
+            return private_name(entry.argument)
+        return private_name(root) and _kept_for_itself(root, facts.site_function())
     if name.startswith("self.") and name[5:] in init_params:
-        return private_name(init_params[name[5:]])
+        keyword = init_params[name[5:]]
+        return private_name(keyword) and _kept_for_itself(keyword, _init_of(facts.own_class()))
     return False
 
 
-def _first_positional(facts: Facts) -> str | None:
-    """The first parameter a call fills by position (a method's `self`/`cls` left out);
-    None when the function is not parsed or takes none."""
-    function = facts.site_function()
+def _private_keys(node: ast.expr, params: tuple[str, ...], facts: Facts) -> set[str]:
+    """The function's `**kwargs` parameter, when the condition reads a key of it named
+    private (`kw.get("_binary_op")`, `kw["_x"]`): a keyword the package's own callers pass
+    through the mapping, no field a user fills."""
+    keyed = [
+        holder.id
+        for n in walk(node)
+        if (found := _read_key(n)) is not None
+        and isinstance(holder := found[0], ast.Name)
+        and holder.id in params
+        and private_name(found[1])
+    ]
+    function = facts.site_function() if keyed else None
+    kwarg = function.args.kwarg if function is not None else None
+    return {kwarg.arg} if kwarg is not None and kwarg.arg in keyed else set()
+
+
+def _read_key(node: ast.AST) -> tuple[ast.expr, str] | None:
+    """(the mapping, the key) of `m.get("k")`, `m["k"]`, `"k" in m`."""
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        tested = key_test(node)
+        return (tested[1], tested[0]) if tested is not None else None
+    return field_key(node) if isinstance(node, ast.expr) else None
+
+
+def _kept_for_itself(param: str, function: ast.FunctionDef | None) -> bool:
+    """Whether a parameter named private is the package's own, not the user's: it is not
+    the first one a call fills by position (the class a bare decorator is applied to:
+    `register_oot(cls, _decorated_cls=None)`). Beside `**kwargs` too: `CaseKey(*args,
+    _allow_empty=False, **kwargs)` keeps its keyword apart from the mapping's names for
+    its own `default()`. True when the function is not read: its name alone says."""
     if function is None:
-        return None
-    names = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
-    if facts.stored.site.class_name and names and names[0] in ("self", "cls"):
-        names = names[1:]
-    return names[0] if names else None
+        return True
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args) if a.arg not in ("self", "cls")]
+    return positional[:1] != [param]
 
 
-def private_name(name: str) -> bool:
-    """A name with one leading underscore (`_adapt`): not `__callback`, the old spelling of
-    a positional-only parameter (click's `Context.invoke(__self, __callback, ...)`), nor a
-    dunder."""
-    return name.startswith("_") and not name.startswith("__")
+def _init_of(cls: ast.ClassDef | None) -> ast.FunctionDef | None:
+    """The class's own `__init__`, when it defines one."""
+    body = cls.body if cls is not None else []
+    return next((m for m in body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
 
 
 def _kept_as_given(inputs: dict[str, str], through: dict[str, str], facts: Facts) -> bool:

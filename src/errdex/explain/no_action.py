@@ -23,6 +23,7 @@ from errdex.explain.checked_before import checked_sentence
 from errdex.explain.context import Facts, function_at, function_span, lines_of
 from errdex.explain.page import Caller, ConditionView
 from errdex.explain.plain import code
+from errdex.explain.private_names import private_name
 from errdex.explain.unreached import passed_sentence
 from errdex.facts import ConditionKind, SiteKind
 from errdex.store import Store
@@ -159,7 +160,7 @@ def _call_lines(function: ast.FunctionDef, name: str) -> set[int]:
 def _private(module: str, qualname: str) -> bool:
     """Whether no user is meant to call the function: a `_name` in its module or name."""
     parts = [*module.split("."), *(p for p in qualname.split(".") if p != "<locals>")]
-    return any(p.startswith("_") and not p.startswith("__") for p in parts)
+    return any(private_name(p) for p in parts)
 
 
 def _caught_at(function: ast.FunctionDef, line: int, names: set[str]) -> bool:

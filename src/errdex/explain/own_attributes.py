@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from errdex.ast_walk import walk
 from errdex.explain.never_none import never_none
+from errdex.explain.private_names import private_name
 
 __all__ = ["AttributeReader", "binding_tests", "may_be_own"]
 
@@ -256,7 +257,7 @@ def may_be_own(text: str, attr: str) -> bool:
     """Whether the file's text leaves `attr` a private attribute only a class's own code
     sets by name: no string names it (`setattr(obj, "_x", ...)`), and no attribute of
     `self` is set by a name computed at run time (`setattr(self, name, v)`, `__dict__`)."""
-    private = attr.startswith("_") and not attr.startswith("__")
+    private = private_name(attr)
     named = re.search(rf"[\"']{re.escape(attr)}[\"']", text)
     if not private or named is not None or _DYNAMIC.search(text) is not None:
         return False

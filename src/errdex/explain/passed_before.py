@@ -22,6 +22,7 @@ from errdex.explain.context import Facts, function_at
 from errdex.explain.entry_input import names_read
 from errdex.explain.never_none import never_none
 from errdex.explain.plain import code
+from errdex.explain.private_names import private_name
 from errdex.explain.refused_ways import KnownValues
 from errdex.explain.state_gated import users_call
 from errdex.explain.unreached import PassedCall
@@ -88,7 +89,7 @@ def _internal(stored: StoredSite) -> bool:
     to call (`TIMESTAMP(timezone=True, local_timezone=True)` in a table's columns)."""
     modules = stored.module.split(".")
     parts = [*modules, *stored.site.function.split(".")]
-    private = any(p.startswith("_") and not p.startswith("__") for p in parts)
+    private = any(private_name(p) for p in parts)
     return private or any(p in _VENDORED for p in modules)
 
 

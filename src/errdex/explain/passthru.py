@@ -29,6 +29,7 @@ from errdex.explain.context import Facts
 from errdex.explain.outline import defining, holding, importing_any
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
+from errdex.explain.private_names import private_name
 from errdex.facts import ConditionKind, SiteKind
 
 __all__ = ["PassThrough", "pass_through"]
@@ -122,7 +123,7 @@ def pass_through(facts: Facts) -> PassThrough | None:
         return None
     if not any(c.kind == ConditionKind.EXCEPT for c in facts.conditions):
         return None
-    if any(part.startswith("_") and not part.startswith("__") for part in _parts(site.function)):
+    if any(private_name(part) for part in _parts(site.function)):
         return None
     function = _function(facts)
     if function is None:

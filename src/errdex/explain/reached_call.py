@@ -35,6 +35,7 @@ from errdex.ast_walk import walk
 from errdex.explain.context import Facts, decorator_names
 from errdex.explain.input_nodes import part_views
 from errdex.explain.page import Change, ConditionView
+from errdex.explain.private_names import private_name
 from errdex.explain.user_call import user_call
 from errdex.explain.validators import handed_by_type
 from errdex.extract.conditions import dotted_name
@@ -107,7 +108,7 @@ def _private_keyword(change: Change) -> bool:
     """Whether the call passes a keyword whose name is private (`_check=False`)."""
     words = [change.argument or "", change.keyword or "", *change.required]
     words += re.findall(r"(\w+)=", change.then or "")
-    return any(_name(w).startswith("_") and not _name(w).startswith("__") for w in words)
+    return any(private_name(_name(w)) for w in words)
 
 
 def _own_call(change: Change, facts: Facts) -> bool:

@@ -355,7 +355,7 @@ def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
         return "fails" if block and isinstance(block[0], ast.Raise) else None
     if not facts.conditions or not block:
         return None
-    if condition.holds and _closed_after(test, block):
+    if _closed_after(test, block, condition.holds):
         return "checks"  # "other than 'auto'": the branch it takes refuses most values
     # what the way out changes: the names its test reads, no longer as the path held them
     moved = set(dotted_names(test))
@@ -377,26 +377,48 @@ def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
     return found
 
 
-def _closed_after(test: ast.expr, block: list[ast.stmt]) -> bool:
-    """Whether the guard tests a value equal to one value (`cache_dtype == "auto"`) and the
-    branch a value other than that takes (`block`) opens with a chain of tests on the same
-    value that ends in a raise (`elif cache_dtype in TABLE: ... else: raise`): "any value
-    but that one" leads most values into that raise."""
+def _closed_after(test: ast.expr, block: list[ast.stmt], holds: bool) -> bool:
+    """Whether the guard tests a value against one value and the way out ("other than V")
+    takes the branch a value other than that takes (`block`: the else of a held `x == V`,
+    the body of a failed `x != V`), which opens a chain of tests on the same value that
+    each take a closed set of values (`x == C`, `x in TABLE`, `x in ("a", "b")`) and ends
+    in a raise (`elif cache_dtype in TABLE: ... else: raise`, an else that logs first): "any
+    value but that one" leads most values into that raise. A link taking an open set
+    (`isinstance(x, str)`) or testing something else (`elif fallback:`) leaves the way out
+    standing."""
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
         return False
     name = dotted_name(test.left)
-    if name is None or not isinstance(test.ops[0], ast.Eq):
+    mirror = isinstance(test.ops[0], ast.Eq) if holds else isinstance(test.ops[0], ast.NotEq)
+    if name is None or not mirror or not isinstance(block[0], ast.If):
         return False
-    chain = block[0] if isinstance(block[0], ast.If) else None
-    reads = False
-    while chain is not None:
-        reads = reads or name in dotted_names(chain.test)
-        orelse = chain.orelse
-        if len(orelse) == 1 and isinstance(orelse[0], ast.If):
-            chain = orelse[0]
-            continue
-        return reads and bool(orelse) and isinstance(orelse[0], ast.Raise)
-    return False
+    for link, taken in _chain(block[0]):
+        if link is None:  # the chain's else: every value no link took
+            return isinstance(taken[-1], ast.Raise)
+        if not _closed_set(link, name):
+            # an open set of values (`isinstance(x, str)`), or a test of something else
+            # (`elif fallback:`), under which any value goes on
+            return False
+    return False  # no else: a value no link takes goes on past the chain
+
+
+def _closed_set(test: ast.expr, name: str) -> bool:
+    """Whether the test holds for a closed set of values of `name` only: `name == C`,
+    `name in` a literal collection or a table (a name), an `or` of those, or an `and` with
+    one of those among its parts."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return all(_closed_set(part, name) for part in test.values)
+    if isinstance(test, ast.BoolOp):
+        return any(_closed_set(part, name) for part in test.values)
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    if dotted_name(test.left) != name:
+        return False
+    op, right = test.ops[0], test.comparators[0]
+    if isinstance(op, ast.Eq):
+        return isinstance(right, ast.Constant) or dotted_name(right) is not None
+    closed = ast.List | ast.Tuple | ast.Set | ast.Dict
+    return isinstance(op, ast.In) and (isinstance(right, closed) or dotted_name(right) is not None)
 
 
 def _left_out(function: ast.FunctionDef, facts: Facts, moved: set[str]) -> dict[str, object]:
@@ -537,7 +559,7 @@ def _others_refused(
     }
     made = {n for statement in block for n in stored(statement)}
     kept = others - _names_read(block) - after
-    for other in _chain(guard):
+    for _, other in _chain(guard):
         if other is block:
             continue
         for target, param in _passed_through(other):
@@ -577,17 +599,18 @@ def _names_read(block: list[ast.stmt]) -> set[str]:
     }
 
 
-def _chain(guard: ast.If) -> Iterator[list[ast.stmt]]:
-    """The blocks of an `if`/`elif`/`else` chain, from `guard` on."""
+def _chain(guard: ast.If) -> Iterator[tuple[ast.expr | None, list[ast.stmt]]]:
+    """(the test, the block it takes) of each link of an `if`/`elif`/`else` chain, from
+    `guard` on; the `else` comes with no test."""
     current: ast.If | None = guard
     while current is not None:
-        yield current.body
+        yield current.test, current.body
         orelse = current.orelse
         if len(orelse) == 1 and isinstance(orelse[0], ast.If):
             current = orelse[0]
         else:
             if orelse:
-                yield orelse
+                yield None, orelse
             current = None
 
 

@@ -4,14 +4,14 @@ that sets the attribute its condition tests (`set_alt_screen()` before `update_s
 The setters are read at extraction (`SourceRead.setters`): the public methods that assign
 `self.X` (or the attribute the property `X` returns) a parameter or a literal. One is a way
 out when calling it gives the attribute a value that makes the condition false, and when
-setting it is the method's job: it takes the value, or it is named for the attribute.
+setting it is the method's job: it takes the value, or it is named for the attribute. A
+reset (to None or False) that ending the object the attribute holds calls (`Live.stop`
+calling `clear_live()`) is offered as that ending method (`ending_methods`).
 """
 
 from __future__ import annotations
 
 import ast
-
-import msgspec
 
 from errdex.explain.context import Facts
 from errdex.explain.ending_methods import ending_method
@@ -19,6 +19,7 @@ from errdex.explain.inputs import Given, public_name
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
 from errdex.explain.user_call import user_call
+from errdex.extract.shapes import self_attribute
 from errdex.reading_facts import Setter
 
 
@@ -73,17 +74,11 @@ def _ended(setter: Setter, wanted: str, value: str, only: str, facts: Facts) -> 
     reset = f"{code(setter.method + '()')}, which {sets}"
     if method in ("__exit__", "__aexit__"):
         return Given(f"End the `with` block of the {code(owner)} first: leaving it calls {reset}.")
-    mine = owner == facts.stored.site.class_name
-    whose = "your" if mine else "the"
-    still = "" if mine else " that is still running"
     text = (
-        f"Call {code(method + '()')} on {whose} {code(owner)}{still} first: ending it calls "
-        f"{reset}."
+        f"Call {code(method + '()')} on the {code(owner)} that is still running first: "
+        f"ending it calls {reset}."
     )
-    change = None
-    if mine:
-        change = _first_call(f"{method}()", msgspec.structs.replace(setter, method=method), facts)
-    return Given(text, change)
+    return Given(text)
 
 
 def _first_call(call: str, setter: Setter, facts: Facts) -> Change | None:
@@ -120,24 +115,18 @@ def _attribute_test(node: ast.expr) -> tuple[str, str] | None:
     "some") for `not self.X`, `self.X`, `self.X is None`, `self.X is not None`."""
     negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
     inner = node.operand if isinstance(node, ast.UnaryOp) and negative else node
-    attr = _own_attribute(inner)
+    attr = self_attribute(inner)
     if attr is not None:
         return attr, "true" if negative else "false"
     if negative or not (isinstance(inner, ast.Compare) and len(inner.ops) == 1):
         return None
-    attr = _own_attribute(inner.left)
+    attr = self_attribute(inner.left)
     right = inner.comparators[0]
     if attr is None or not (isinstance(right, ast.Constant) and right.value is None):
         return None
     if isinstance(inner.ops[0], ast.Is):
         return attr, "some"
     return (attr, "none") if isinstance(inner.ops[0], ast.IsNot) else None
-
-
-def _own_attribute(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        return node.attr if node.value.id == "self" else None
-    return None
 
 
 def _setter_call(setter: Setter, wanted: str) -> str | None:

@@ -24,8 +24,10 @@ from errdex.explain.context import CONTEXT_KINDS, Facts, top_class_in
 from errdex.explain.entry_input import names_read
 from errdex.explain.failed_try import TriedInput
 from errdex.explain.imported_class import module_file_text
+from errdex.explain.inputs import private_argument
 from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.plain import caught_names, caught_text, code
+from errdex.explain.private_names import private_name
 from errdex.explain.user_data import (
     callable_by_user,
     fixed_name,
@@ -164,6 +166,12 @@ def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | 
     if validated(facts) is not None:
         return None  # a validator the framework runs on the data: `validators.py` says it
     argument = arguments.pop()
+    if (
+        private_argument(argument, facts.read.params, {}, facts)
+        if argument in params
+        else private_name(argument)
+    ):
+        return None  # the package's own keyword (`_value`, `kwargs["_x"]`): none a user gives
     reading = taking[0]
     via = "; ".join(v for _, v in origins.values() if v)
     builds, fields = _unpacked_into(store, chosen, facts, function, reading)

@@ -19,7 +19,7 @@ from typing import NamedTuple
 from errdex.ast_walk import walk
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.entry_input import names_read
-from errdex.explain.inputs import public_name
+from errdex.explain.inputs import private_argument, public_name
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, MessageTemplate, SiteKind
@@ -71,8 +71,10 @@ def user_data_solution(
     failed = failed_call(facts, function, params)
     if failed is not None:
         call, param = failed
-        if data is not None:
-            return None  # the validator rules say a call failing on the field's value
+        if data is not None or private_argument(param, facts.read.params, {}, facts):
+            # the validator rules say a call failing on the field's value; the package's
+            # own keyword (`_check`) is no value a user gives
+            return None
         return Solution(
             text=(
                 f"Give {callee} another {code(param)}: the value given makes {code(call)} "
@@ -98,6 +100,8 @@ def user_data_solution(
         return None  # none, or what `*args` handed in as well (`fields = field, *fields`)
     reached, seen = walked
     used = [p for p in params if p in reached]
+    if any(private_argument(p, facts.read.params, {}, facts) for p in used):
+        return None  # the package's own keyword (`_check`): no value a user gives
     if len(used) != 1:
         # none; or several, where an earlier bound may hold one of them fixed (`1 <=
         # skinny` before `skinny and dim % 64`): which to change is not known

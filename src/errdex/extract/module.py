@@ -244,7 +244,7 @@ def _module_statements(body: list[ast.stmt]) -> list[ast.stmt]:
     """Module-level statements, looking inside `if`/`try` blocks (TYPE_CHECKING, fallbacks)."""
     out: list[ast.stmt] = []
     for stmt in body:
-        if isinstance(stmt, ast.If) and _is_type_checking(stmt.test):
+        if isinstance(stmt, ast.If) and is_type_checking(stmt.test):
             out.extend(_module_statements(stmt.orelse))  # the body only exists for checkers
         elif isinstance(stmt, ast.If):
             out.extend(_module_statements(stmt.body))
@@ -258,7 +258,8 @@ def _module_statements(body: list[ast.stmt]) -> list[ast.stmt]:
     return out
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    """`if TYPE_CHECKING:` / `if typing.TYPE_CHECKING:`."""
+def is_type_checking(test: ast.expr) -> bool:
+    """`if TYPE_CHECKING:` / `if typing.TYPE_CHECKING:` / `if t.TYPE_CHECKING:`: a block
+    only a type checker runs."""
     name = test.attr if isinstance(test, ast.Attribute) else getattr(test, "id", None)
     return name == "TYPE_CHECKING"

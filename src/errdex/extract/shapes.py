@@ -124,6 +124,13 @@ def is_factory(call: ast.Call) -> bool:
     return written is not None and looks_like_exception_class(written)
 
 
+def self_attribute(node: ast.expr) -> str | None:
+    """The attribute's name when the node is `self.<name>`, else None."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return node.attr if node.value.id == "self" else None
+    return None
+
+
 def and_parts(node: ast.expr) -> list[ast.expr]:
     """The parts of a test that all hold: the operands of an `a and b`, else the test whole."""
     return node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
