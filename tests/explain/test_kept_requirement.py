@@ -95,3 +95,86 @@ def test_a_private_check_run_at_construction_states_the_rule_of_the_keyword(kept
 def test_a_value_shown_beside_the_name_and_a_bound(kept: Store) -> None:
     texts = _texts(kept, "Ranks.__post_init__")
     assert texts[0].startswith("Keep the argument `rank` of `Ranks` below `size`, as the message")
+
+
+# A command's package (it installs `deep`), whose record class sits four modules deep: the
+# module's `__all__` hands it to users, and its base in another module declares `rank`.
+DEEP = {
+    "pyproject.toml": """
+        [project]
+        name = "deep"
+        version = "1.0"
+        [project.scripts]
+        deep = "deep.cli:main"
+        """,
+    "deep/__init__.py": "",
+    "deep/cli.py": "def main():\n    return 0\n",
+    "deep/a/__init__.py": "",
+    "deep/a/b/__init__.py": "",
+    "deep/a/b/base.py": """
+        from dataclasses import dataclass, field
+
+
+        @dataclass
+        class TrainerInfo:
+            rank: int = field(kw_only=True)
+
+            def __init_subclass__(cls, **kwargs):
+                if not getattr(cls, "backend", None):
+                    raise TypeError(f"{cls.__name__} must set a class-level `backend`")
+        """,
+    "deep/a/b/trainer.py": """
+        from dataclasses import dataclass
+
+        from deep.a.b.base import TrainerInfo
+
+        __all__ = ["Info", "Plain"]
+
+
+        def valid_rank(rank, size):
+            return 0 <= rank < size
+
+
+        @dataclass(kw_only=True)
+        class Info(TrainerInfo):
+            backend = "info"
+            size: int = 1
+
+            def __post_init__(self):
+                if not valid_rank(self.rank, self.size):
+                    raise ValueError(
+                        f"trainer `rank` ({self.rank}) must be below `size` ({self.size})"
+                    )
+
+
+        @dataclass(kw_only=True)
+        class Hidden(TrainerInfo):
+            backend = "hidden"
+
+            def __post_init__(self):
+                if not valid_rank(self.rank, 2):
+                    raise ValueError(f"hidden `rank` ({self.rank}) must be below 2")
+
+
+        class Plain:
+            def __init__(self, rank, size):
+                if not valid_rank(rank, size):
+                    raise ValueError(f"plain `rank` ({rank}) must be below `size` ({size})")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def deep(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("deep"), "deep", DEEP)
+
+
+def test_a_record_its_module_exports_is_the_users_however_deep(deep: Store) -> None:
+    texts = [s.text for s in page_in_function(deep, "deep", "Info.__post_init__").solutions]
+    # the base's field, in another module, is a keyword of the record's call too
+    assert texts[0].startswith("Keep the argument `rank` of `Info` below `size`, as the message")
+    # a record its module does not export, and an exported class that is no record: the
+    # package's own to make, as far as depth tells
+    for function in ("Hidden.__post_init__", "Plain.__init__"):
+        page = page_in_function(deep, "deep", function)
+        assert not any("argument `rank`" in s.text for s in page.solutions)

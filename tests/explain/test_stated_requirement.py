@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 from explain_samples import indexed_package, page_in_function
 
-from errdex.explain.stated_requirement import requirements
+from errdex.explain.stated_requirement import GOT_TAIL, requirements
 from errdex.store import Store
 
 FILES = {
@@ -293,3 +293,17 @@ def test_no_class_body_for_a_module_name_or_one_the_check_does_not_read(
     # a module's `__all__` is no class body; a name the check reads nowhere, nor
     page = page_in_function(shapes, "shapes", function)
     assert not any("body of your class" in s.text for s in page.solutions), page.solutions
+
+
+@pytest.mark.parametrize(
+    ("wants", "asked"),
+    [
+        ("of the same size as `names`: got {a} and {b}", "of the same size as `names`"),
+        ("an int, got {x!r}", "an int"),
+        ("a list; found {n}", "a list"),
+        ("positive (got 3)", "positive"),
+    ],
+)
+def test_what_the_value_was_is_no_part_of_what_is_asked(wants: str, asked: str) -> None:
+    # ": got {a} and {b}" as ", got {x}": no colon left behind ("as `names`:, as the message")
+    assert GOT_TAIL.sub("", wants) == asked

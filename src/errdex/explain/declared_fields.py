@@ -21,26 +21,39 @@ import ast
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.item_fields import own_init
-from errdex.explain.library_export import library_export
+from errdex.explain.library_export import library_export, module_all
 from errdex.extract.setters import init_params
 from errdex.extract.shapes import self_attribute, tested_absent
 from errdex.facts import KnobKind
 
-__all__ = ["declared_keyword", "declared_required", "self_assignments", "super_init_call"]
+__all__ = [
+    "declared_keyword",
+    "declared_required",
+    "exported_record",
+    "self_assignments",
+    "super_init_call",
+]
 
 _STRUCT_BASES = frozenset({"Struct", "NamedTuple"})
 _MAX_DOTS = 2  # `vllm.sampling_params.SamplingParams`: a class its users make
 _HEADER_WINDOW = 300  # characters before and after a class's header its decorators fit in
+_MAX_BASES = 3  # how many fields classes up a class's bases its inherited fields are read
 
 
-def declared_keyword(facts: Facts, owner: str, attribute: str) -> str | None:
+def declared_keyword(
+    facts: Facts, owner: str, attribute: str, *, record: bool = False
+) -> str | None:
     """The keyword of `owner`'s call that `self.<attribute>` is as given at the site, or
-    None when the class's code may have changed it (or none is known)."""
+    None when the class's code may have changed it (or none is known). With `record`, a
+    record its module exports at any depth (`exported_record`) is a class users make too:
+    for a rule the message itself states, not one read off the check (a record's check of
+    one field against another, `rank != 0`, tells which of the two is the user's to change
+    no more than depth does)."""
     if "." in owner or attribute.startswith("_"):
         return None
     if any(k.kind == KnobKind.FLAG for k in facts.knobs):
         return None  # a config class whose fields are flags: the user sets those instead
-    if not _users_class(facts):
+    if not _users_class(facts) and not (record and exported_record(facts)):
         return None  # a class of the package's internals: no call a user writes
     method = facts.stored.site.function.rpartition(".")[2]
     # what the text says first: most methods are none of these, and their class (thousands
@@ -62,7 +75,7 @@ def declared_keyword(facts: Facts, owner: str, attribute: str) -> str | None:
         return None
     if method == "__init__":
         return _handed_to_base(facts, cls, attribute)
-    if not _fields_class(cls) or attribute not in _fields(cls):
+    if not _fields_class(cls) or attribute not in _record_fields(facts, cls, attribute):
         return None
     if _assigned_before(facts, attribute):
         return None
@@ -117,6 +130,28 @@ def _users_class(facts: Facts) -> bool:
     exported = bool(stored.public) and not path.startswith(f"{stored.module}.")
     shallow = dots <= _MAX_DOTS or (exported and dots <= _MAX_DOTS + 1)
     return shallow or library_export(facts)
+
+
+def exported_record(facts: Facts) -> bool:
+    """Whether the site's class is a record its users fill in, however deep in the package:
+    a fields class (a `@dataclass`, a `Struct`, a `NamedTuple`) its module lists in
+    `__all__` (vllm's `vllm.distributed.weight_transfer.m2n_trainer.M2NTrainerInitInfo`,
+    which a trainer builds and hands to the package). The depth gates stand in for "the
+    package hands it to its users"; a module's `__all__` says so outright, and a record's
+    fields are what its maker gives. A class of another kind listed there is as often the
+    package's own to make (a model a registry builds by name), so depth still decides it."""
+    function = facts.stored.site.function
+    owner, dot, _ = function.partition(".")
+    if not dot or facts.stored.public_path() is None:
+        return False
+    text = facts.source_text or ""
+    if "__all__" not in text or not _header_may_declare(text, owner):
+        return False  # what the text says first: most classes are no exported record
+    listed = facts.once("module_all", lambda: module_all(text))
+    if listed is None or owner not in listed:
+        return False
+    cls = class_in_file(facts, owner)
+    return cls is not None and _fields_class(cls)
 
 
 def declared_required(facts: Facts, owner: str) -> tuple[str, ...] | None:
@@ -199,6 +234,33 @@ def _fields(cls: ast.ClassDef) -> dict[str, bool]:
             continue
         out[name] = value is not None
     return out
+
+
+def _record_fields(facts: Facts, cls: ast.ClassDef, attribute: str) -> dict[str, bool]:
+    """The fields the class's call takes: its own, and those of the fields classes it
+    derives from (in its file, or imported by name from another module of the package:
+    `M2NTrainerInitInfo(TrainerInitInfo)` takes `TrainerInitInfo`'s `rank`), up to
+    `_MAX_BASES` classes up, where none of them assigns `self.<attribute>` itself."""
+    fields = _fields(cls)
+    current = cls
+    for _ in range(_MAX_BASES):
+        if attribute in fields or len(current.bases) != 1:
+            break
+        named = current.bases[0]
+        base = _base_class(facts, named.id) if isinstance(named, ast.Name) else None
+        if base is None or not _fields_class(base) or self_assignments(base, attribute):
+            break
+        fields = {**_fields(base), **fields}
+        current = base
+    return fields
+
+
+def _base_class(facts: Facts, name: str) -> ast.ClassDef | None:
+    """The class `name` of the site's file, or the one it imports by that name."""
+    own = class_in_file(facts, name)
+    if own is not None or facts.imported_class is None:
+        return own
+    return facts.imported_class(name)
 
 
 def _assigned_before(facts: Facts, attribute: str) -> bool:

@@ -113,6 +113,7 @@ from errdex.explain.setters import setter_action
 from errdex.explain.setting_argument import without_set_arguments
 from errdex.explain.solution_notes import with_cap, with_fallback, with_fix, with_warned
 from errdex.explain.state_gated import own_argument, state_gated, users_call
+from errdex.explain.stated_cause import cause_solution
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.stated_requirement import requirement_solution
@@ -452,6 +453,10 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(opened, rank=advised_rank(opened))
         spoken.append(opened)
         advised = True  # the mode to open the file in: before the argument it is handed as
+    cause = cause_solution(facts)  # a setting the message names as what can cause it
+    if cause is not None and all(i.solution.knob != cause.knob for i in found.items):
+        found.add(cause, rank=advised_rank(cause))
+        spoken.append(cause)
     if not any(i.solution.kind == "input" for i in found.items):
         # the value itself, when nothing says more of what to pass
         data = user_data_solution(facts, open_conditions, field_value(facts))

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from errdex.explain.abstract import subclasses_note
 from errdex.explain.context import Facts
-from errdex.explain.declared_fields import declared_keyword
+from errdex.explain.declared_fields import declared_keyword, exported_record
 from errdex.explain.entry_input import names_read
 from errdex.explain.inputs import public_name
 from errdex.explain.kept_first import gives_up_argument
@@ -46,6 +46,7 @@ from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.state_gated import users_call
 from errdex.explain.stated_form import named_parameter, shallow_call
+from errdex.explain.user_call import user_call
 from errdex.explain.user_data import arguments_read, callable_by_user, local_sources
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
@@ -84,8 +85,9 @@ _USE_VERBS = re.compile(
     r"explicitly|installed|loaded|imported)\b",
     re.I,
 )
-# What the value was, said after what it must be: ", got {x}", ", not {type(x)}", "(got 3)".
-GOT_TAIL = re.compile(r"(?:,?\s+(?:but\s+)?(?:got|not|found|received)\b|\s*\(got\b).*$", re.I)
+# What the value was, said after what it must be: ", got {x}", ", not {type(x)}", "(got 3)",
+# ": got {a} and {b}".
+GOT_TAIL = re.compile(r"(?:[,:;]?\s+(?:but\s+)?(?:got|not|found|received)\b|\s*\(got\b).*$", re.I)
 # Copies of a sequence that keep its items.
 _COPIES = ("list", "tuple", "sorted", "reversed")
 _BUILTINS = frozenset(dir(builtins))
@@ -195,7 +197,7 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
     # package hands to users (`state_gated`): then it tests their argument as a raise does
     if site.kind != SiteKind.RAISE and not (site.kind == SiteKind.ASSERT and users_call(facts)):
         return None
-    call = shallow_call(facts)
+    call = shallow_call(facts) or _record_call(facts)
     function = facts.site_function()
     if call is None or function is None:
         return None
@@ -242,7 +244,9 @@ def _kept_argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solu
     user gave it (`SamplingParams.__post_init__` runs `self._verify_args()`): the user's
     keyword of the class's call, however private the method that checks it."""
     site = facts.stored.site
-    if site.kind != SiteKind.RAISE or stated.subject is None or shallow_call(facts) is None:
+    if site.kind != SiteKind.RAISE or stated.subject is None:
+        return None
+    if shallow_call(facts) is None and not exported_record(facts):
         return None
     if stated.verb in ("implement", "define") or site.function.count(".") != 1:
         return None
@@ -253,6 +257,16 @@ def _kept_argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solu
     if any(code(param) in text and not gives_up_argument(text) for text in quoted):
         return None  # a way out of that keyword is offered already, with its values
     return _asked(stated, f"the argument {code(param)} of {code(owner)}", facts)
+
+
+def _record_call(facts: Facts) -> tuple[str, str | None] | None:
+    """The call of the site's class, where the site checks what its construction was given
+    (`__init__`, `__post_init__`) and the class is a record its module exports at any depth
+    (`exported_record`): its maker's keywords, however deep the class."""
+    method = facts.stored.site.function.rpartition(".")[2]
+    if method not in ("__init__", "__post_init__") or not exported_record(facts):
+        return None
+    return user_call(facts, constructor=True)
 
 
 def _asked(stated: Requirement, what: str, facts: Facts, base: str | None = None) -> Solution:
@@ -409,7 +423,9 @@ def _constructor_keyword(subject: str, facts: Facts) -> tuple[str | None, str]:
     read = set(re.findall(r"\bself\.([A-Za-z]\w*)\b(?!\s*\()", facts.held[-1].text))
     keywords: dict[str, str] = {}
     for attribute in sorted(read):
-        keyword = facts.read.init_params.get(attribute) or declared_keyword(facts, owner, attribute)
+        keyword = facts.read.init_params.get(attribute) or declared_keyword(
+            facts, owner, attribute, record=True
+        )
         if keyword is not None:
             keywords[attribute] = keyword
     attribute = named_parameter(subject, tuple(keywords))

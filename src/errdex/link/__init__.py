@@ -57,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "94-permission-gates"
+LINKER_VERSION = "95-caused-by-settings"
 
 
 def link_version(
@@ -355,7 +355,7 @@ class _Context:
         # a field the message names by its own name: the flag that sets it, where no
         # condition links that flag already (a linked knob says more than the name), and a
         # command line takes it (an arguments class no program parses is no setting)
-        for field in self.named.fields(text):
+        for field in [*self.named.fields(text), *self.named.caused(text)]:
             field = self._with_command(field, facts.path)
             if field.name not in known and field.command:
                 found.append(field)

@@ -16,6 +16,7 @@ there, to give it a value of that type), a variable the code reads. Such a knob'
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import msgspec
 
@@ -49,6 +50,16 @@ _SHOWN_OF = lazy_compile(
 # block_size in the draft config")
 _FIELD_NAME = lazy_compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 _PLACEHOLDER = lazy_compile(r"\{[^{}]*\}")
+# "This can be caused by too large tensor parallel size": what the message says may cause
+# the error, a setting named in its own words (joined, `tensor_parallel_size`) that was set
+# too high or too low
+CAUSED_BY = lazy_compile(
+    r"\bcaused\s+by\s+(?:an?\s+|the\s+)?(?:too|overly)\s+"
+    r"(?P<how>large|big|high|great|many|small|low|few)\s+(?:an?\s+)?"
+    r"(?P<words>[a-z][a-z0-9]*(?:[ _][a-z][a-z0-9]*){1,5})"
+)
+# ... the directions it asks for: a lower value for "too large", a higher for "too small"
+LOWER = frozenset({"large", "big", "high", "great", "many"})
 _VARIABLE = lazy_compile(r"(?<![\w-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
 _MAX_NAMED = 4
 
@@ -110,6 +121,22 @@ class NamedSettings:
                 found.append(msgspec.structs.replace(knob, behind=flag, via=NAMED_IN_MESSAGE))
         return found[:_MAX_NAMED]
 
+    def caused(self, text: str | None) -> list[KnobLink]:
+        """The flags of an arguments class the message says too large (or too small) a
+        value of may cause the error, by the flag's words (`caused_flags`)."""
+        if not text or "caused" not in text:
+            return []
+        found: list[KnobLink] = []
+        for flag, _lower in caused_flags(text, self._args_flag_name):
+            knob = self._flags.args_field_flag(flag[2:].replace("-", "_"))
+            if knob is not None:
+                found.append(msgspec.structs.replace(knob, behind=flag, via=NAMED_IN_MESSAGE))
+        return found[:_MAX_NAMED]
+
+    def _args_flag_name(self, field: str) -> str | None:
+        knob = self._flags.args_field_flag(field)
+        return knob.name if knob is not None else None
+
     def _field(self, owner: str, field: str) -> KnobLink | None:
         """The JSON-valued flag whose object has the field: one the flag's class (a
         single class of that name) declares and documents, a property being no key of
@@ -134,6 +161,25 @@ class NamedSettings:
             json_fields=(),
             doc=None if doc.startswith(DOC_OF) else doc,
         )
+
+
+def caused_flags(text: str, flag_of: Callable[[str], str | None]) -> list[tuple[str, bool]]:
+    """(the flag, whether a lower value is asked) of each setting the message says too
+    large or too small a value of can cause the error ("caused by too large tensor parallel
+    size"): the longest run of two words or more after "too large" that, joined by `_`, is
+    a field whose flag (`flag_of`: the flag of a field, or None) has that name. One word
+    alone is as often plain English ("too large size"), and a name a placeholder writes is
+    the program's variable."""
+    found: list[tuple[str, bool]] = []
+    for match in CAUSED_BY.finditer(_PLACEHOLDER.sub(" ", text)):
+        words = re.split(r"[ _]", match.group("words"))
+        for end in range(len(words), 1, -1):
+            name = "_".join(words[:end])
+            flag = "--" + name.replace("_", "-")
+            if flag_of(name) == flag:
+                found.append((flag, match.group("how") in LOWER))
+                break
+    return list(dict.fromkeys(found))
 
 
 def shown_fields(text: str, *, of: bool = False) -> list[str]:
