@@ -114,6 +114,42 @@ LAB = {
             return None
 
 
+        def read_settings(stream):
+            try:
+                return json.load(stream)
+            except ValueError as e:
+                raise ValueError(f"the settings are no JSON: {e}") from e
+
+
+        def configure(config, port):
+            try:
+                settings = json.loads(config)
+                number = int(port)
+            except ValueError as e:
+                raise ValueError(f"the configuration is wrong: {e}") from e
+            return settings, number
+
+
+        def to_json(value):
+            return json.dumps(value)
+
+
+        def dumped(content):
+            try:
+                return to_json(content)
+            except TypeError as e:
+                raise ValueError(f"the content does not dump: {e}") from e
+
+
+        def looked_up(name):
+            from lab.state import registry
+
+            try:
+                return registry.lookup(name)
+            except KeyError:
+                raise ValueError(f"no entry {name!r}") from None
+
+
         def load(path, options):
             try:
                 logger.info("loading %s", path)
@@ -121,6 +157,17 @@ LAB = {
                 return parse_file(path, level)
             except OSError as e:
                 raise RuntimeError(f"could not load the file {path}") from e
+        """,
+    "lab/state.py": """
+        class Registry:
+            def __init__(self):
+                self.items = {}
+
+            def lookup(self, name):
+                return self.items[name]
+
+
+        registry = Registry()
         """,
     "lab/loading.py": """
         import json
@@ -144,6 +191,16 @@ LAB = {
                     obj = loading.load_bytes(b, content_type=content_type, encoding=encoding)
                 except (ValueError, TypeError) as exc:
                     raise ValueError(f"the model's data does not load: {exc}") from exc
+                return cls(obj)
+
+            @classmethod
+            def decoded(cls, b, encoding="utf8"):
+                from lab import loading
+
+                try:
+                    obj = loading.load_bytes(b, encoding=encoding)
+                except ValueError as exc:
+                    raise ValueError(f"the model's bytes do not decode: {exc}") from exc
                 return cls(obj)
 
             @classmethod
@@ -324,3 +381,33 @@ def test_the_format_a_parse_takes_is_named(lab: Store) -> None:
     ), page.solutions
     page = page_with_message(lab, "lab", "the text is no JSON")
     assert page.solutions[0].text.startswith("Give `read_json` another `text` that is valid JSON")
+    # `json.load` reads a file: the value given is no text of JSON
+    page = page_with_message(lab, "lab", "the settings are no JSON")
+    first = page.solutions[0].text
+    assert first.startswith("Give `read_settings` another `stream` that is a file of valid JSON")
+
+
+def test_a_value_another_call_reads_beside_the_parse_is_no_option(lab: Store) -> None:
+    # `int(port)` may be what failed, and `json.loads` never reads `port`
+    page = page_with_message(lab, "lab", "the configuration is wrong")
+    assert "failed on the value given" not in page.what_it_means
+    assert not any("`port` say" in s.text for s in page.solutions)
+
+
+def test_a_call_that_writes_json_names_no_format(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "the content does not dump")
+    first = page.solutions[0].text
+    assert first.startswith("Give `dumped` another `content`: the value given makes"), first
+
+
+def test_an_imported_object_s_method_may_fail_on_its_state(lab: Store) -> None:
+    # `registry` is an object, not a module: what it holds decides the lookup
+    page = page_with_message(lab, "lab", "no entry")
+    assert "failed on the value given" not in page.what_it_means
+    assert not any("another `name`" in s.text for s in page.solutions)
+
+
+def test_one_value_that_says_how_to_read_the_data_is_said_as_one(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "the model's bytes do not decode")
+    assert "read as `encoding` asks." in page.what_it_means
+    assert page.solutions[0].text.endswith("That call reads it as `encoding` says: check it too.")

@@ -153,6 +153,106 @@ FILES = {
                     raise FileError(f"cannot open {self.name}") from e
                 return self._f
         """,
+    "files/stores.py": """
+        from files.streams import open_stream
+
+
+        def _shm_path(engine_id):
+            return f"/dev/shm/{engine_id}.mmap"
+
+
+        class Store:
+            def __init__(self, engine_id):
+                self.path = _shm_path(engine_id)
+
+            def open(self):
+                try:
+                    return open_stream(self.path, "rb")
+                except OSError as e:
+                    raise RuntimeError(f"no store file at {self.path}") from e
+
+
+        def read_member(archive, member):
+            try:
+                return archive.open_file(member)
+            except OSError as e:
+                raise RuntimeError(f"no member {member}") from e
+
+
+        class Lock:
+            def __init__(self, filename):
+                self.lockname = filename
+
+            def take(self):
+                self.lockname += ".lock"
+                try:
+                    return open_stream(self.lockname, "w")
+                except OSError as e:
+                    raise RuntimeError(f"cannot take the lock {self.lockname}") from e
+
+
+        class Cache:
+            path = "cache.db"
+
+            def __init__(self, filename=None):
+                if filename is not None:
+                    self.path = filename
+
+            def load(self):
+                try:
+                    return open_stream(self.path, "rb")
+                except OSError as e:
+                    raise RuntimeError(f"no cache at {self.path}") from e
+
+
+        class Journal:
+            def __init__(self, filename):
+                self.target = filename
+
+            def rotate(self, suffix):
+                setattr(self, "target", suffix)
+
+            def replay(self):
+                try:
+                    return open_stream(self.target, "r")
+                except OSError as e:
+                    raise RuntimeError(f"no journal at {self.target}") from e
+
+
+        class Segment:
+            def __init__(self, filename):
+                self.filename = filename
+                self.reader = None
+                self.writer = None
+
+            def close(self):
+                for attr in ("reader", "writer"):
+                    setattr(self, attr, None)
+
+            def read(self):
+                try:
+                    return open_stream(self.filename, "rb")
+                except OSError as e:
+                    raise RuntimeError(f"no segment at {self.filename}") from e
+        """,
+    "files/spools.py": """
+        from files.streams import open_stream
+
+
+        class Spool:
+            def __init__(self, filename):
+                self.filename = filename
+
+            def reset(self, value):
+                for attr in ("filename", "size"):
+                    setattr(self, attr, value)
+
+            def read(self):
+                try:
+                    return open_stream(self.filename, "rb")
+                except OSError as e:
+                    raise RuntimeError(f"no spool at {self.filename}") from e
+        """,
     "files/streams.py": """
         def open_stream(filename, mode="r"):
             return open(filename, mode)
@@ -301,3 +401,35 @@ def test_a_function_named_to_open_a_file_says_what_its_path_needs(files: Store) 
         "`self.name` must exist and allow the access asked for"
     ), first
     assert first.endswith(" `self.name` is the argument `filename` given to `LazyFile`."), first
+
+
+def test_a_path_built_changed_or_set_on_some_paths_is_no_argument_given(
+    files: Store,
+) -> None:
+    # `_shm_path(engine_id)` builds another path; `+= ".lock"` changes the one given; a
+    # store under an `if` leaves the class's own default on the other path; another method
+    # sets it again with `setattr`, by name or in a loop over names
+    for message in (
+        "no store file at",
+        "cannot take the lock",
+        "no cache at",
+        "no journal at",
+        "no spool at",
+    ):
+        page = page_with_message(files, "files", message)
+        texts = [s.text for s in page.solutions]
+        assert any(t.startswith("Check the path given to `open_stream(") for t in texts), texts
+        assert not any("is the argument" in t for t in texts), texts
+
+
+def test_an_opener_called_on_an_object_is_no_file_call(files: Store) -> None:
+    # `archive.open_file(member)`: what the object holds decides what is opened
+    page = page_with_message(files, "files", "no member")
+    assert not any("Check the path given to" in s.text for s in page.solutions)
+
+
+def test_a_setattr_over_other_names_leaves_the_argument_given(files: Store) -> None:
+    # `for attr in ("reader", "writer"): setattr(self, attr, None)` stores no `filename`
+    page = page_with_message(files, "files", "no segment at")
+    first = page.solutions[0].text
+    assert first.endswith(" `self.filename` is the argument `filename` given to `Segment`."), first

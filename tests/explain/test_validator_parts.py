@@ -16,6 +16,7 @@ FILES = {
         from models.checks import length_validator, bounded_validator, size_validator
         from models.checks import strict_number_validator, either_validator, Items
         from models.checks import doubled_validator, upper_validator, short_validator
+        from models.checks import sized_validator, kind_validator, any_kind_validator
         """,
     "models/checks.py": """
         from typing import Any
@@ -58,6 +59,25 @@ FILES = {
             wanted = getattr(field.type_, "_wanted", None)
             if wanted and v.version != wanted:
                 raise ValueError("wrong version")
+            return v
+
+
+        def sized_validator(v, field):
+            if len(v) > getattr(field.type_, "max_length", 10):
+                raise ValueError("too long")
+            return v
+
+
+        def kind_validator(v, field):
+            kind = getattr(field.type_, "_kind", None)
+            if kind is not None and v.kind != kind:
+                raise ValueError("wrong kind")
+            return v
+
+
+        def any_kind_validator(v, field):
+            if v.kind != getattr(field.type_, "_kind", None):
+                raise ValueError("another kind")
             return v
 
 
@@ -160,7 +180,31 @@ def test_the_frameworks_own_objects_are_not_said_as_data(models: Store) -> None:
     # `getattr(field.type_, "_wanted", None)` is said as the field's `_wanted`, never as
     # the framework's `field` object the data's author does not see
     said = texts(models, "either_validator")
+    assert said[0].startswith(
+        "In the data you validate, give the field a value with a `.version` equal to the "
+        "field's `_wanted`."
+    ), said
     assert not any("field.type_" in t or "getattr(" in t for t in said)
+
+
+def test_a_getattr_default_is_a_bound_of_its_own(models: Store) -> None:
+    # `getattr(field.type_, "max_length", 10)`: 10 where the type sets none, so the bound
+    # is not the field's `max_length` alone
+    said = texts(models, "sized_validator")
+    assert not any("the field's `max_length`" in t for t in said), said
+
+
+def test_a_getattr_default_the_test_rules_out_is_the_fields_own_else_not(
+    models: Store,
+) -> None:
+    # `kind is not None and ...`: where the type sets no `_kind`, the check does not apply
+    assert texts(models, "kind_validator")[0].startswith(
+        "In the data you validate, give the field a value with a `.kind` equal to the "
+        "field's `_kind`."
+    )
+    # no such guard: where the type sets none, `v.kind` must be None, no `_kind` of it
+    said = texts(models, "any_kind_validator")
+    assert not any("the field's `_kind`" in t for t in said), said
 
 
 def test_a_fallback_bound_within_a_longer_expression_is_not_said(models: Store) -> None:

@@ -14,7 +14,6 @@ from errdex.store import Store
 FILES = {
     "forms/__init__.py": """
         from forms.checks import multiple_of_validator, constant_validator, scale, Order
-        from forms.checks import versioned_validator
         from forms.checks import FutureDay, PastDay, tagged_validator, ChatRequest
         """,
     "forms/checks.py": """
@@ -33,13 +32,6 @@ FILES = {
         def constant_validator(v, field):
             if v != field.default:
                 raise ValueError("not the constant")
-            return v
-
-
-        def versioned_validator(v, field):
-            required = getattr(field.type_, "_required_version", None)
-            if required and v.version != required:
-                raise ValueError("another version")
             return v
 
 
@@ -137,14 +129,6 @@ def test_a_validator_speaks_of_the_value_and_the_fields_constraint(forms: Store)
 def test_a_field_attribute_is_the_fields_own(forms: Store) -> None:
     assert first(forms, "constant_validator").startswith(
         "In the data you validate, give the field a value equal to the field's `default`."
-    )
-
-
-def test_an_attribute_read_by_getattr_is_the_fields_own(forms: Store) -> None:
-    # `getattr(field.type_, "_required_version", None)`: the bound the field's type declares
-    assert first(forms, "versioned_validator").startswith(
-        "In the data you validate, give the field a value with a `.version` equal to the "
-        "field's `_required_version`."
     )
 
 

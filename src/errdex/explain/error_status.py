@@ -21,6 +21,7 @@ from errdex.explain.context import Facts
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.user_data import callable_by_user
+from errdex.facts import Placeholder
 
 __all__ = ["error_status_solution"]
 
@@ -28,6 +29,17 @@ __all__ = ["error_status_solution"]
 _TELLS = frozenset({"is_success", "is_error", "is_client_error", "is_server_error", "ok"})
 _CODES = frozenset({"status_code", "status"})  # the status's number, compared with codes
 _WORDS = (".status", ".is_", ".ok")
+# Names of a local that holds a response (`response`, `resp`, `http_response`): these
+# attributes (`.ok`, `.is_success`) tell a job's or a result's own state on other objects.
+_RESPONSE_NAME = re.compile(r"(?:^|_)(?:response|resp)$", re.I)
+# Methods that send a request and return its response (`session.put(url)`), called on
+# an HTTP client (`_CLIENT`: not `cache.get(key)`, whose value may tell a job's `.ok`).
+_REQUESTS = frozenset(
+    {"get", "post", "put", "patch", "delete", "head", "options", "request", "send"}
+)
+_CLIENT = re.compile(
+    r"(?:^|_)(?:client|session|http|https|requests|httpx|aiohttp|pool|conn|connection)$", re.I
+)
 # a held test that the response redirects (`self.has_redirect_location`, not negated)
 _REDIRECT = re.compile(r"^(?!not\b)[\w.]*\b(?:has_redirect_location|is_redirect)$")
 
@@ -43,9 +55,45 @@ def error_status_solution(facts: Facts) -> Solution | None:
         except (SyntaxError, ValueError, RecursionError):
             continue
         response = _status_tested(node)
-        if response is not None:
+        if response is not None and _is_response(facts, response.value):
             return _solution(facts, response, redirected)
     return None
+
+
+def _is_response(facts: Facts, owner: ast.expr) -> bool:
+    """Whether `owner`, whose status attribute a condition reads, is an HTTP response: a
+    method of a class named for one (`Response`, `HTTPResponse`; not a `ResponseFormat`),
+    or a name (an attribute's last part) named for one or bound by a call that sends a
+    request (`session.put(url)`)."""
+    if isinstance(owner, ast.Name) and owner.id == "self":
+        return (facts.stored.site.class_name or "").lower().endswith("response")
+    name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
+    if _RESPONSE_NAME.search(name):
+        return True
+    for binding in facts.stored.site.bindings:
+        if binding.name != ast.unparse(owner) or binding.origin != "local":
+            continue
+        try:
+            value = ast.parse(binding.value, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        while isinstance(value, ast.Await):
+            value = value.value
+        if isinstance(value, ast.Call) and _sends_request(value.func):
+            return True
+    return False
+
+
+def _sends_request(func: ast.expr) -> bool:
+    """Whether the call of `func` sends a request: `urlopen(...)`, or a request method of
+    an HTTP client (`session.put`, `self._client.get`, `requests.post`)."""
+    if isinstance(func, ast.Name | ast.Attribute) and ast.unparse(func).endswith("urlopen"):
+        return True
+    if not (isinstance(func, ast.Attribute) and func.attr in _REQUESTS):
+        return False
+    receiver = func.value
+    name = receiver.attr if isinstance(receiver, ast.Attribute) else getattr(receiver, "id", "")
+    return _CLIENT.search(name) is not None
 
 
 def _status_tested(node: ast.expr) -> ast.Attribute | None:
@@ -55,54 +103,118 @@ def _status_tested(node: ast.expr) -> ast.Attribute | None:
     for part in walk(node):
         if not isinstance(part, ast.Attribute) or part.attr not in _TELLS | _CODES:
             continue
-        success: list[object]
-        failures: list[object]
+        success: int | bool
+        failures: tuple[int | bool, ...]
         if part.attr in _CODES:
-            success, failures = [200], [404, 500]
+            if not _http_codes(node, part):
+                continue  # `status > 255`, `status_code == 3`: some other kind of status
+            success, failures = 200, (404, 500)
         else:
             ok = part.attr in ("is_success", "ok")
-            success, failures = [ok], [not ok]
-        if _holds(node, part, success) is False and any(_holds(node, part, [f]) for f in failures):
+            success, failures = ok, (not ok,)
+        # every read of the same attribute is the one status (`s < 200 or s >= 300`)
+        read = ast.dump(part)
+        if _truth(_holds(node, read, success)) is False and any(
+            _truth(_holds(node, read, f)) for f in failures
+        ):
             return part
     return None
 
 
-def _holds(node: ast.expr, status: ast.Attribute, value: list[object]) -> object:
-    """The value of `node` with `status` read as `value[0]`; None when it reads anything
-    else, or anything but constants, comparisons, `not`, `and` and `or` (never run)."""
-    if node is status:
-        return value[0]
-    if isinstance(node, ast.Constant) and isinstance(node.value, int | bool):
+def _http_codes(node: ast.expr, status: ast.Attribute) -> bool:
+    """Whether every number `node` compares the status with is an HTTP status or a bound
+    of their range (100 to 600): an exit status or a protocol's own code compared with
+    other numbers (`status > 255`, `status_code == 3`) is no server's answer."""
+    read = ast.dump(status)
+    for compare in walk(node):
+        if not isinstance(compare, ast.Compare):
+            continue
+        operands = [compare.left, *compare.comparators]
+        if not any(ast.dump(o) == read for o in operands):
+            continue
+        numbers = [
+            o.value
+            for o in operands
+            if isinstance(o, ast.Constant)
+            and isinstance(o.value, int)
+            and not isinstance(o.value, bool)
+        ]
+        if not all(100 <= n <= 600 for n in numbers):
+            return False
+    return True
+
+
+class _Unknown:
+    """What `_holds` cannot evaluate: not `None`, which a test may compare with."""
+
+
+_UNKNOWN = _Unknown()
+_Value = int | bool | None | _Unknown
+
+
+def _holds(node: ast.expr, status: str, value: int | bool) -> _Value:
+    """The value of `node`, as Python gives it, with the attribute whose `ast.dump` is
+    `status` read as `value`; `_UNKNOWN` when it reads anything else, or anything but
+    constants, comparisons (identity of `True`, `False` and `None` only), `not`, `and` and
+    `or` (never run). `and`/`or` stop where Python stops: a part past the one that decides
+    is not read."""
+    if isinstance(node, ast.Attribute) and ast.dump(node) == status:
+        return value
+    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, int)):
         return node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         inner = _holds(node.operand, status, value)
-        return None if inner is None else not inner
+        return inner if isinstance(inner, _Unknown) else not inner
     if isinstance(node, ast.BoolOp):
-        parts = [_holds(v, status, value) for v in node.values]
-        if any(p is None for p in parts):
-            return None
-        return all(parts) if isinstance(node.op, ast.And) else any(parts)
+        result: _Value = _UNKNOWN
+        for part in node.values:
+            result = _holds(part, status, value)
+            if isinstance(result, _Unknown):
+                return result
+            if bool(result) is isinstance(node.op, ast.Or):
+                return result  # `or` stops at a true part, `and` at a false one
+        return result
     if isinstance(node, ast.Compare):
         left = _holds(node.left, status, value)
         for op, right_node in zip(node.ops, node.comparators, strict=True):
             right = _holds(right_node, status, value)
-            compare = _COMPARE.get(type(op))
-            if compare is None or not isinstance(left, int) or not isinstance(right, int):
-                return None
-            if not compare(left, right):
+            held = _compared(op, left, right)
+            if not isinstance(held, bool):
+                return held
+            if not held:
                 return False
             left = right
         return True
-    return None
+    return _UNKNOWN
 
 
-_COMPARE: dict[type[ast.cmpop], Callable[[int, int], bool]] = {
+def _truth(value: _Value) -> bool | None:
+    """Whether a known value is true; None for `_UNKNOWN`."""
+    return None if isinstance(value, _Unknown) else bool(value)
+
+
+def _compared(op: ast.cmpop, left: _Value, right: _Value) -> bool | _Unknown:
+    """`left op right`; `_UNKNOWN` for an unknown side, an order of anything but numbers,
+    an identity of two numbers (not fixed by the language), or another operator (`in`)."""
+    if isinstance(left, _Unknown) or isinstance(right, _Unknown):
+        return _UNKNOWN
+    if isinstance(op, ast.Is | ast.IsNot):
+        if not any(v is None or isinstance(v, bool) for v in (left, right)):
+            return _UNKNOWN  # two numbers: the language does not say
+        return (left is right) is isinstance(op, ast.Is)
+    if isinstance(op, ast.Eq | ast.NotEq):
+        return (left == right) is isinstance(op, ast.Eq)
+    compare = _ORDER.get(type(op))
+    if compare is None or left is None or right is None:
+        return _UNKNOWN
+    return compare(left, right)
+
+
+_ORDER: dict[type[ast.cmpop], Callable[[int, int], bool]] = {
     ast.Lt: operator.lt,
     ast.LtE: operator.le,
     ast.Gt: operator.gt,
     ast.GtE: operator.ge,
-    ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
 }
 
 
@@ -113,7 +225,7 @@ def _solution(facts: Facts, status: ast.Attribute, redirected: bool) -> Solution
     if owner == "self" and "." in function and callable_by_user(facts):
         # the method raises on the response the user holds: they may test its status first
         cls, _, method = function.rpartition(".")
-        shown = f"{cls.split('.')[-1].lower()}.{status.attr}"
+        shown = f"{_snake(cls.split('.')[-1])}.{status.attr}"
         held = (
             f" Where such a status is an answer to expect, test {code(shown)} before "
             f"calling {code(method)} and handle that answer."
@@ -126,11 +238,31 @@ def _solution(facts: Facts, status: ast.Attribute, redirected: bool) -> Solution
         else "A 4xx status is a fault of the request (its URL, credentials, parameters or "
         "body), a 5xx one of the server (retry later, or ask whoever runs it)."
     )
+    told = ", which the message shows" if _status_shown(facts, owner) else ""
+    # a setting behind the conditions may feed the request (its URL, its credentials)
+    fixed = "" if facts.knobs else " No setting of the program changes it."
     return Solution(
         text=(
             f"Check the request {answer} answers: the server sent a status other than "
-            f"success, which the message shows with what was asked. {kinds} No setting of "
-            f"the program changes it.{held}"
+            f"success{told}. {kinds}{fixed}{held}"
         ),
         kind="environment",
     )
+
+
+def _status_shown(facts: Facts, owner: str) -> bool:
+    """Whether the message shows the status: a placeholder (or a local it reads, one step)
+    reads the owner's status attribute (`self.status_code`, `response.status`)."""
+    message = facts.stored.site.message
+    if message is None:
+        return False
+    exprs = [p.expr for p in message.parts if isinstance(p, Placeholder)]
+    locals_ = {b.name: b.value for b in facts.stored.site.bindings}
+    exprs += [locals_[n] for e in exprs for n in re.findall(r"\w+", e) if n in locals_]
+    status = re.compile(rf"\b{re.escape(owner)}\.(?:{'|'.join(_TELLS | _CODES)})\b")
+    return any(status.search(e) for e in exprs)
+
+
+def _snake(name: str) -> str:
+    """`HTTPResponse` as a variable of it is named: `http_response`."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()

@@ -20,10 +20,13 @@ from errdex.explain.context import Facts, top_class_in
 from errdex.explain.item_fields import own_init
 from errdex.explain.made_paths import made_here
 from errdex.explain.page import Solution
+from errdex.explain.parse_formats import BASE64, JSON, JSON_FILE, URLSAFE_BASE64
 from errdex.explain.plain import caught_names, code
+from errdex.explain.stored_argument import PATH_KEEPING, plain_store, stored_once
 from errdex.explain.tried_input import failing_calls
 from errdex.explain.undefined_name import undefined_name_text
 from errdex.explain.user_data import callable_by_user
+from errdex.extract.setters import param_names
 from errdex.facts import Placeholder, SiteKind
 
 __all__ = ["failed_call_solutions", "wrapped_sentence"]
@@ -61,14 +64,14 @@ _PATH_METHODS = {
 _OPENS = frozenset({"open", "io.open", "builtins.open", "codecs.open"})
 # Other functions that open the file at a path, as `open` does (its mode second): the
 # standard library's compressed files, and a function whose name says so (click's
-# `open_stream(filename, mode, ...)`), called bare or from a module, not on an object.
+# `open_stream(filename, mode, ...)`), called bare or from a module (`_opens_path`).
 _OPENER = re.compile(
-    r"^(?:(?:gzip|bz2|lzma)\.open|(?:[a-z_]+\.)?open_(?:file|stream|text|binary|path))$"
+    r"^(?:(?:gzip|bz2|lzma)\.open|(?:(?P<module>\w+)\.)?open_(?:file|stream|text|binary|path))$"
 )
 # Calls that parse a text, with what the text must be and the errors a bad one raises.
 _PARSES = {
-    "json.loads": ("valid JSON", frozenset({"ValueError", "JSONDecodeError"})),
-    "json.load": ("a file of valid JSON", frozenset({"ValueError", "JSONDecodeError"})),
+    "json.loads": (JSON, frozenset({"ValueError", "JSONDecodeError"})),
+    "json.load": (JSON_FILE, frozenset({"ValueError", "JSONDecodeError"})),
     "int": ("a whole number written out (`int('12')`)", frozenset({"ValueError", "TypeError"})),
     "float": ("a number written out (`float('1.5')`)", frozenset({"ValueError", "TypeError"})),
     # the standard library's parsers of addresses, ids and encoded bytes: the form each takes
@@ -96,15 +99,8 @@ _PARSES = {
         "a UUID: 32 hexadecimal digits, hyphens allowed (`12345678-1234-5678-1234-567812345678`)",
         frozenset({"ValueError"}),
     ),
-    "base64.b64decode": (
-        "valid Base64 text (the standard alphabet, padded with `=` to a multiple of 4 characters)",
-        frozenset({"ValueError", "Error"}),
-    ),
-    "base64.urlsafe_b64decode": (
-        "valid URL-safe Base64 text (`-` and `_` in place of `+` and `/`, padded with `=` to "
-        "a multiple of 4 characters)",
-        frozenset({"ValueError", "Error"}),
-    ),
+    "base64.b64decode": (BASE64, frozenset({"ValueError", "Error"})),
+    "base64.urlsafe_b64decode": (URLSAFE_BASE64, frozenset({"ValueError", "Error"})),
 }
 _IMPORTS = frozenset({"importlib.import_module", "import_module"})
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
@@ -252,7 +248,7 @@ def _made_path_call(call: ast.Call, facts: Facts) -> bool:
     """Whether `call` is a well-known file call whose every path the program made."""
     func = call.func
     name = ast.unparse(func)
-    if name in _PATH_CALLS or name in _OPENS or _OPENER.match(name) or name == "os.open":
+    if name in _PATH_CALLS or name in _OPENS or _opens_path(name, facts) or name == "os.open":
         paths: list[ast.expr] = list(
             call.args[:2] if _PATH_CALLS.get(name) == "move" else call.args[:1]
         )
@@ -261,6 +257,21 @@ def _made_path_call(call: ast.Call, facts: Facts) -> bool:
     else:
         return False
     return bool(paths) and all(made_here(p, facts) for p in paths)
+
+
+def _opens_path(name: str, facts: Facts) -> bool:
+    """Whether the call `name` opens the file at a path as `open` does (`_OPENER`): called
+    bare, or from a module the file imports (`import streams`), not on an object, whose
+    method may open what the object holds."""
+    found = _OPENER.match(name)
+    if found is None:
+        return False
+    module = found.group("module")
+    if module is None:
+        return True
+    word = re.escape(module)
+    imported = rf"^\s*import\s+(?:[\w.]+\s*,\s*)*{word}\b|^\s*import\s+[\w.]+\s+as\s+{word}\b"
+    return re.search(imported, facts.source_text or "", re.M) is not None
 
 
 def _caught_words(caught: set[str]) -> str:
@@ -387,7 +398,7 @@ def _known(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
     paths: list[ast.expr] = list(call.args[:2])
     if name in _PATH_CALLS:
         need = _PATH_CALLS[name]
-    elif name in _OPENS or (_OPENER.match(name) and not name.startswith("self.")):
+    elif name in _OPENS or _opens_path(name, facts):
         need = _open_need(call)
     elif name == "os.open":
         need = _flags_need(call, facts)
@@ -487,42 +498,18 @@ def _set_from(value: ast.expr, facts: Facts) -> str:
 
 def _init_argument(value: ast.expr, facts: Facts) -> tuple[str, str] | None:
     """(the class, its constructor's parameter) of `self.name` that the class's own
-    `__init__` sets once from that parameter alone (`self.name = os.fspath(filename)`)."""
+    `__init__` sets once from that parameter, as it is or through a call that keeps the
+    path (`self.name = os.fspath(filename)`); not a path built from it (`_shm_path(name)`)."""
     if not (isinstance(value, ast.Attribute) and ast.unparse(value.value) == "self"):
         return None
     owner, dot, _ = facts.stored.site.function.partition(".")
-    cls = top_class_in(facts.source_text, owner) if dot else None
+    text = facts.source_text
+    cls = top_class_in(text, owner) if dot else None
     init = own_init(cls) if cls is not None else None
-    if init is None:
-        return None
-    params = {a.arg for a in (*init.args.args, *init.args.kwonlyargs)} - {"self"}
-    assert cls is not None
-    # set once in the whole class, by its `__init__`: no other method changes it
-    values = [
-        n.value
-        for n in walk(cls)
-        if isinstance(n, ast.Assign | ast.AnnAssign)
-        and n.value is not None
-        and any(ast.unparse(t) == ast.unparse(value) for t in _targets(n))
-    ]
-    if len(values) != 1 or not _inside_node(values[0], init):
-        return None
-    # the parameter as it is, or converted alone (`os.fspath(filename)`, `Path(path)`); not
-    # a path the class builds from it (`f"/dev/shm/{engine_id}.mmap"`)
-    value = values[0]
-    if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
-        value = value.args[0]
-    if isinstance(value, ast.Name) and value.id in params:
-        return owner, value.id
-    return None
-
-
-def _inside_node(node: ast.AST, outer: ast.AST) -> bool:
-    return any(n is node for n in walk(outer))
-
-
-def _targets(node: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
-    return node.targets if isinstance(node, ast.Assign) else [node.target]
+    if init is None or text is None or not stored_once(text, value.attr):
+        return None  # set elsewhere too (`+=`, another method, a `setattr`): not sure
+    stored = plain_store(init, value.attr, param_names(init), PATH_KEEPING)
+    return (owner, stored[0]) if stored is not None else None
 
 
 def _shown(name: str, facts: Facts) -> bool:

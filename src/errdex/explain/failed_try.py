@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from errdex.explain.page import Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import code, listed
 
 _MAX_FIELDS = 10
 
@@ -49,8 +49,8 @@ class TriedInput:
         """How the other values given tell the call to read the value, when any do."""
         if not self.options:
             return ""
-        names = _joined([code(o) for o in self.options])
-        return f", read as {names} ask"
+        names = listed([code(o) for o in self.options])
+        return f", read as {names} {'asks' if len(self.options) == 1 else 'ask'}"
 
     def solution(self) -> Solution:
         takes = ""
@@ -69,12 +69,13 @@ class TriedInput:
         )
         told = "this is logged" if self.logged else "this error is raised in its place"
         form = f" that is {self.parses}" if self.parses else ""
-        options = (
-            f" That call reads it as {_joined([code(o) for o in self.options])} say: check "
-            "those too."
-            if self.options
-            else ""
-        )
+        options = ""
+        if self.options:
+            one = len(self.options) == 1
+            options = (
+                f" That call reads it as {listed([code(o) for o in self.options])} "
+                f"{'says: check it' if one else 'say: check those'} too."
+            )
         return Solution(
             text=(
                 f"Give {code(self.entry)} another {code(self.argument)}{form}: the value given "
@@ -83,7 +84,3 @@ class TriedInput:
             ),
             kind="input",
         )
-
-
-def _joined(items: list[str], last: str = "and") -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"

@@ -23,18 +23,15 @@ checks it:
 
 from __future__ import annotations
 
-import ast
-import re
 from dataclasses import dataclass
 
-from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.init_values import own_init
 from errdex.explain.input_nodes import free_names
 from errdex.explain.plain import code
+from errdex.explain.stored_argument import plain_store, stored_once
 from errdex.explain.user_call import exported_constructor
 from errdex.extract.setters import param_names
-from errdex.extract.shapes import own_attributes_set
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
 
@@ -95,7 +92,7 @@ def _kept(facts: Facts, names: set[str]) -> list[Kept] | None:
     text = facts.source_text
     if text is None or not _only_own_test(facts, attributes):
         return None
-    if any(len(_stores(text, a)) != 1 for a in attributes) or _DYNAMIC.search(text):
+    if not all(stored_once(text, a) for a in attributes):
         # set elsewhere too (another method, another object's `.x =`), or by a name the
         # code computes (`setattr(self, attr, ...)` in a loop): not sure
         return None
@@ -105,18 +102,11 @@ def _kept(facts: Facts, names: set[str]) -> list[Kept] | None:
     params = param_names(init)
     found: list[Kept] = []
     for attribute in attributes:
-        stored = _plain_store(init, attribute, params)
+        stored = plain_store(init, attribute, params)
         if stored is None:
             return None
         found.append(Kept(attribute, *stored))
     return found
-
-
-# stores whose attribute name is computed: `setattr(self, attr, v)`, `self.__dict__.update(d)`,
-# `self.__dict__[key] = v`
-_DYNAMIC = re.compile(
-    r"setattr\(\s*self\s*,\s*[^'\"\s]|__dict__\.update\(|__dict__\[[^'\"\]]+\]\s*=(?!=)"
-)
 
 
 def _only_own_test(facts: Facts, attributes: list[str]) -> bool:
@@ -134,31 +124,3 @@ def _only_own_test(facts: Facts, attributes: list[str]) -> bool:
         elif touches:
             return False
     return True
-
-
-def _stores(text: str, attribute: str) -> list[re.Match[str]]:
-    """Every assignment to `.attribute` of any object in the file (`x.attribute =`, `+=`,
-    an annotated one), and every `setattr`/`__dict__` naming it."""
-    name = re.escape(attribute)
-    pattern = (
-        rf"\.{name}\s*(?:[-+*/|&^%@]|//|<<|>>|\*\*)?=(?!=)|\.{name}\s*:[^=\n]*="
-        rf"|setattr\([^)]*['\"]{name}['\"]|\[['\"]{name}['\"]\]\s*="
-    )
-    return list(re.finditer(pattern, text))
-
-
-def _plain_store(init: ast.FunctionDef, attribute: str, params: set[str]) -> tuple[str, int] | None:
-    """(the parameter, the line) of `self.attribute = param` at the top level of
-    `__init__`, `param` never rebound there."""
-    for statement in init.body:
-        for name, value in own_attributes_set(statement):
-            if name != attribute:
-                continue
-            if not (isinstance(value, ast.Name) and value.id in params):
-                return None
-            rebound = any(
-                isinstance(n, ast.Name) and n.id == value.id and isinstance(n.ctx, ast.Store)
-                for n in walk(init)
-            )
-            return None if rebound else (value.id, statement.lineno)
-    return None

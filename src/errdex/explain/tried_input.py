@@ -26,6 +26,7 @@ from errdex.explain.failed_try import TriedInput
 from errdex.explain.imported_class import module_file_text
 from errdex.explain.inputs import private_argument
 from errdex.explain.page import ConditionView, Knob, Solution
+from errdex.explain.parse_formats import format_named
 from errdex.explain.plain import caught_names, caught_text, code
 from errdex.explain.private_names import private_name
 from errdex.explain.user_data import (
@@ -36,6 +37,7 @@ from errdex.explain.user_data import (
     quoted_message,
 )
 from errdex.explain.validators import validated
+from errdex.extract.module import module_name
 from errdex.extract.shapes import and_parts
 from errdex.facts import KnobKind, Placeholder, SiteKind
 from errdex.store.base import Store, StoredSite
@@ -76,27 +78,15 @@ _PIECES = frozenset(
 )
 # Builtins that walk or copy a sequence given, adding nothing of the program's.
 _TAKERS = frozenset({"iter", "next", "list", "tuple", "reversed", "sorted", "str"})
-# A call that parses its first argument: its name says so.
+# A call that parses its first argument: its name says so (`json.loads`, `literal_eval`,
+# `load_str_bytes`, `parse_json`, `urlsafe_b64decode`). Not a name that only starts so: a
+# `load_*` loads weights or a model by name, a `*_json` may write JSON (`to_json`), and
+# `struct.unpack` takes its format first.
 _PARSE_NAME = re.compile(
-    r"(?:^|_)(?:loads?|parse|decode|literal_eval|fromisoformat|strptime|unpack)(?:_|$)"
-    r"|(?:b64|b32|b16|hex)decode$|_json$|^from_json"
-)
-# What a parse call takes, by its name (or its module's, for `load`/`loads`).
-_FORMATS = (
-    (re.compile(r"json", re.I), "valid JSON"),
-    (
-        re.compile(r"^literal_eval$"),
-        "a valid Python literal (a number, a string, a tuple, list, dict or set of them, "
-        "`True`, `False` or `None`)",
-    ),
-    (
-        re.compile(r"^fromisoformat$"),
-        "a valid ISO 8601 date or time (`2024-01-31`, `2024-01-31T12:00:00`)",
-    ),
-    (re.compile(r"yaml", re.I), "valid YAML"),
-    (re.compile(r"toml", re.I), "valid TOML"),
-    (re.compile(r"^urlsafe_b64decode$"), "valid URL-safe Base64"),
-    (re.compile(r"b64decode$"), "valid Base64"),
+    r"^(?:(?:safe_|full_)?loads?|parse|literal_eval|fromisoformat|strptime)$"
+    r"|(?:^|_)(?:load|loads|parse|read|decode|from|validate)_(?:json|yaml|toml)$"
+    r"|^(?:load|loads|parse|decode)_(?:str|bytes|str_bytes|string|text)$"
+    r"|^(?:urlsafe_|standard_)?(?:b64|b32|b16|b85|a85)decode$"
 )
 _MAX_STEPS = 4  # locals between a piece and the argument it is cut from
 
@@ -132,7 +122,9 @@ def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | 
     if _value_errors(clause.text):
         # the clause catches what a bad value raises: a function of the module called on
         # it (`_interpret_color(fg)`) fails on the value, not on the machine's state
-        helpers = _helpers(statement.body) | _imported_callees(function, statement.body)
+        helpers = _helpers(statement.body) | _imported_callees(
+            store, chosen, function, statement.body
+        )
         helpers -= params | set(sources)
         read -= helpers
     assigned = {
@@ -158,9 +150,13 @@ def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | 
         if parsed is None:
             return None  # which one failed is unknown
         reading_at, data = parsed
+        told = _told_by(reading_at, origins)
+        # a value the parse does not read, read by another call: that call may have failed
+        others = {n for n, (argument, _) in origins.items() if argument not in told | {data}}
+        if any(names_read(c) & others for c in taking if c is not reading_at):
+            return None
         taking = [reading_at]
-        order = [a.arg for a in (*function.args.args, *function.args.kwonlyargs)]
-        options = tuple(a for a in order if a in arguments - {data})
+        options = _in_order(function, told - {data})
         origins = {n: o for n, o in origins.items() if o[0] == data}
         arguments = {data}
     if validated(facts) is not None:
@@ -271,16 +267,13 @@ def _taking(body: list[ast.stmt], inputs: set[str], constants: frozenset[str]) -
     return out
 
 
-def _imported_callees(function: _Def, body: list[ast.stmt]) -> set[str]:
+def _imported_callees(
+    store: Store, chosen: StoredSite, function: _Def, body: list[ast.stmt]
+) -> set[str]:
     """The modules the function imports itself (`from .deprecated import parse`) that the
     statements read only to call a function of (`parse.load_str_bytes(b)`): code of the
     package, called on the value, as `_helpers`' functions are."""
-    imported = {
-        (a.asname or a.name).split(".")[0]
-        for n in walk(function)
-        if isinstance(n, ast.Import | ast.ImportFrom)
-        for a in n.names
-    }
+    imported = _imported_modules(store, chosen, function)
     nodes = [n for s in body for n in walk(s)]
     roots = {
         id(n.func.value)
@@ -291,6 +284,28 @@ def _imported_callees(function: _Def, body: list[ast.stmt]) -> set[str]:
     }
     names = [n for n in nodes if isinstance(n, ast.Name) and n.id in imported]
     return {n.id for n in names} - {n.id for n in names if id(n) not in roots}
+
+
+def _imported_modules(store: Store, chosen: StoredSite, function: _Def) -> set[str]:
+    """The names the function's own imports bind to a module: `import x[.y]`, and `from P
+    import m` where `P.m` is a module of the version. An object imported by name (`from
+    forms.state import registry`) holds state, which its methods read: not counted."""
+    module, is_package = module_name(chosen.file)
+    package = module if is_package else module.rpartition(".")[0]
+    names: set[str] = set()
+    for node in walk(function):
+        if isinstance(node, ast.Import):
+            names |= {a.asname or a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            source = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = parts[: len(parts) - node.level + 1]
+                source = ".".join([*base, source] if source else base)
+            for alias in node.names:
+                if module_file_text(store, chosen, f"{source}.{alias.name}") is not None:
+                    names.add(alias.asname or alias.name)
+    return names
 
 
 def _parsed(
@@ -309,19 +324,32 @@ def _parsed(
     return None
 
 
+def _told_by(call: ast.Call, origins: dict[str, tuple[str, str]]) -> set[str]:
+    """The values given that the parse call reads beside its data (its other arguments
+    and keywords: `proto=proto, content_type=content_type`), as the user gives them."""
+    rest = [*call.args[1:], *(k.value for k in call.keywords)]
+    return {origins[n][0] for a in rest for n in names_read(a) & set(origins)}
+
+
+def _in_order(function: _Def, names: set[str]) -> tuple[str, ...]:
+    """`names` in the order the function declares them; keys of `**kwargs` last, sorted."""
+    args = function.args
+    order = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    return (*(a for a in order if a in names), *sorted(names - set(order)))
+
+
 def _called_name(call: ast.Call) -> str:
     func = call.func
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 def _format_of(call: ast.Call) -> str | None:
-    """The format the parse call takes, by its name (`json.loads`: JSON)."""
+    """The format the parse call takes, by its name (`json.loads`: JSON); None for a call
+    whose name says no parse (`to_json`, `JSONResponse(content)`)."""
     name = _called_name(call)
-    written = ast.unparse(call.func).lower()
-    for pattern, form in _FORMATS:
-        if pattern.search(name) or (name in ("load", "loads") and pattern.search(written)):
-            return form
-    return None
+    if not _PARSE_NAME.search(name):
+        return None
+    return format_named(name, ast.unparse(call.func).lower())
 
 
 def _fresh(values: list[ast.AST] | None) -> bool:

@@ -14,8 +14,10 @@ from __future__ import annotations
 import ast
 import copy
 import re
+from collections.abc import Callable
 
 from errdex.ast_walk import walk
+from errdex.explain.class_attributes import is_not_none
 from errdex.explain.input_nodes import free_names
 from errdex.extract.conditions import dotted_name
 from errdex.extract.shapes import is_none, isinstance_of
@@ -25,18 +27,52 @@ _CONFIG_BOUND = re.compile(r"\b(at most|at least|above|below) the config's `(\w+
 
 
 def attributes_read(node: ast.expr) -> ast.expr:
-    """`getattr(field.type_, "_required_version", None)` as `field.type_._required_version`:
-    a `getattr` of a literal name reads that attribute (its default stands where the
-    attribute is missing, as the test beside it says), so the field's declared bound is put
-    in words as a read of it is. Other nodes unchanged; the node given is not changed."""
-    if not any(_literal_getattr(n) is not None for n in walk(node)):
+    """`getattr(field.type_, "_required_version", None)` as `field.type_._required_version`,
+    so the field's declared bound is put in words as a read of it is: a `getattr` of a
+    literal name with no default (a missing attribute raises another error), or one whose
+    default the same test rules out (`wanted and v.version != wanted`, `wanted is not None
+    and ...`, `wanted` being that `getattr`): where the attribute is missing, the default
+    stands and the check does not apply, so the value the page names is the field's own. A
+    default the test may compare with (`len(v) > getattr(field.type_, "max_length", 10)`,
+    or None with no such guard) stands where the type sets none: read as the attribute
+    alone, the page would say the field's own value where there is none. Other nodes
+    unchanged; the node given is not changed."""
+    guarded = _guarded_reads(node)
+    if not any(_literal_getattr(n, guarded) is not None for n in walk(node)):
         return node
-    read: ast.expr = _AttributeReads().visit(copy.deepcopy(node))
+    read: ast.expr = _AttributeReads(guarded).visit(copy.deepcopy(node))
     return read
 
 
-def _literal_getattr(node: ast.AST) -> ast.Attribute | None:
-    """`getattr(obj, "name"[, default])` of a dotted `obj` as `obj.name`, or None."""
+def _guarded_reads(node: ast.expr) -> frozenset[str]:
+    """The `ast.dump` of each `getattr` with a default that a part of the `and` `node` tests
+    for being set where that default is not: `getattr(...)` itself with a false default
+    (None, 0, an empty string), `getattr(...) is not None` with None."""
+    if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)):
+        return frozenset()
+    found: set[str] = set()
+    for part in node.values:
+        tested = is_not_none(part)
+        call = part if tested is None else tested
+        unset: Callable[[ast.expr], bool] = _false_constant if tested is None else is_none
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id == "getattr"
+            and len(call.args) == 3
+            and unset(call.args[2])
+        ):
+            found.add(ast.dump(call))
+    return frozenset(found)
+
+
+def _false_constant(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and not node.value
+
+
+def _literal_getattr(node: ast.AST, guarded: frozenset[str]) -> ast.Attribute | None:
+    """`getattr(obj, "name")` of a dotted `obj` as `obj.name`, or with a default when the
+    test rules that default out (`guarded`); else None."""
     if not (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
@@ -46,18 +82,23 @@ def _literal_getattr(node: ast.AST) -> ast.Attribute | None:
     ):
         return None
     obj, name = node.args[0], node.args[1]
+    if len(node.args) == 3 and ast.dump(node) not in guarded:
+        return None
     if dotted_name(obj) is None:
         return None
     if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
         return None
     if not name.value.isidentifier():
         return None
-    return ast.Attribute(value=obj, attr=name.value, ctx=ast.Load())
+    return ast.copy_location(ast.Attribute(value=obj, attr=name.value, ctx=ast.Load()), node)
 
 
 class _AttributeReads(ast.NodeTransformer):
+    def __init__(self, guarded: frozenset[str]) -> None:
+        self.guarded = guarded
+
     def visit_Call(self, node: ast.Call) -> ast.AST:
-        read = _literal_getattr(node)
+        read = _literal_getattr(node, self.guarded)
         return read if read is not None else self.generic_visit(node)
 
 
