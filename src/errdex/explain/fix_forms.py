@@ -21,7 +21,7 @@ from keyword import iskeyword
 
 import msgspec
 
-from errdex.explain.json_before import PLACEHOLDER, before_keys
+from errdex.explain.json_before import PLACEHOLDER, before_keys, json_text, own_values
 from errdex.explain.json_overrides import overriding_flag
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.knob_types import boolish, negative_flag
@@ -231,6 +231,7 @@ def setting_fix(
             action.keyword,
             note,
             action.kept,
+            added=action.added,
             unset=action.was_unset,
             negative=action.negative,
             had=action.had,
@@ -249,9 +250,11 @@ def setting_fix(
             keys = before_keys(knob, value, held, action.had, action.accepted)
             if keys is None or any(isinstance(v, dict) for v in value.values()):
                 return None
-            keyword, was = repr({**held, **value}), repr(keys)
-            if PLACEHOLDER in keys.values():
-                note = f"{note} {your_values([PLACEHOLDER])}"
+            keyword, was = repr({**held, **dict(action.added), **value}), repr(keys)
+            mine = own_values({**held, **dict(action.added)})
+            mine += [PLACEHOLDER] if PLACEHOLDER in keys.values() else []
+            if mine:
+                note = f"{note} {your_values(mine)}"
         return call_fix(knob.call, keyword_name, keyword, note, unset=action.was_unset, was=was)
     return None
 
@@ -285,13 +288,15 @@ def command_fix(
     note: str,
     kept: Iterable[tuple[str, object]] = (),
     *,
+    added: Iterable[tuple[str, object]] = (),
     unset: bool = False,
     negative: bool = False,
     had: Iterable[tuple[str, object]] = (),
     others: Iterable[object] = (),
 ) -> ExampleFix | None:
     """The command line with the flag as the action wants it, and as it was before
-    (`kept`: a JSON flag's other fields the path holds, (field, value), in both; `unset`:
+    (`kept`: a JSON flag's other fields the path holds, (field, value), in both; `added`:
+    the keys its object needs once the fix's value is given, in the "after" alone; `unset`:
     a yes/no flag the user gave in neither form before; `negative`: False given as the
     flag's negative form, `--no-x`; `had`: a JSON key's value the "before" gives, where
     the caller knows it; `others`: the key's other values the check accepts, which the
@@ -303,6 +308,7 @@ def command_fix(
     except (ValueError, SyntaxError, RecursionError):
         return None
     held = dict(kept)
+    after_only = dict(added)
     command_note = command_placeholders(command)
     before_args: str | None
     after_args: str | None
@@ -332,12 +338,14 @@ def command_fix(
         was = before_keys(knob, value, held, had, others)
         if was is None:
             return None  # no value of a key known to reach the check: no runnable line
-        before_args = f"{flag} {shlex.quote(json.dumps(was))}"
-        if PLACEHOLDER in was.values():
-            own = [*placeholder_words(command), PLACEHOLDER]
+        before_args = f"{flag} {shlex.quote(json_text(was))}"
+        mine = own_values({**held, **after_only})
+        mine += [PLACEHOLDER] if PLACEHOLDER in was.values() else []
+        if mine:
+            own = [*placeholder_words(command), *mine]
             note = f"{note} {your_values(own)}"
             command_note = ""
-        after_args = f"{flag} {shlex.quote(json.dumps({**held, **value}))}"
+        after_args = f"{flag} {shlex.quote(json_text({**held, **after_only, **value}))}"
         # a plain flag that writes a field back is left out too: the "before" gives it
         for field, given in value.items():
             found = overriding_flag(knob, str(field), given)
@@ -355,7 +363,9 @@ def command_fix(
         before=before,
         after=after,
         note=note + command_note,
-        config=config_form(knob, {**held, **value} if isinstance(value, dict) else value)
+        config=config_form(
+            knob, {**held, **after_only, **value} if isinstance(value, dict) else value
+        )
         if after_args
         else None,
     )
@@ -374,9 +384,9 @@ def config_form(knob: Knob, value: object) -> str | None:
             return None  # an inline table has its own syntax: not written here
         line = f"{key} = {json.dumps(value)}"
     elif form == "json":
-        line = json.dumps({key: value})
+        line = json_text({key: value})
     else:
-        line = f"{key}: {json.dumps(value)}"  # JSON's scalars and mappings are YAML too
+        line = f"{key}: {json_text(value)}"  # JSON's scalars and mappings are YAML too
     name = f"config.{form}"
     return f"# {name}\n{line}\n\n{knob.command} {flag} {name}"
 

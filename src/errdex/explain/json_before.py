@@ -16,9 +16,11 @@ leaving the key out gives the default, often the fix's own value).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 
 from errdex.explain.page import Knob
+from errdex.explain.required_keys import OwnValue
 from errdex.linked_facts import EMPTY_SECTION
 
 # The word a text key's "before" gives, the user's own value (the note names it).
@@ -87,3 +89,33 @@ def yes_no_key(knob: Knob, field: str) -> bool:
     if field == knob.json_key and knob.key_default is not None:
         return True
     return dict(knob.key_defaults).get(field) in YES_NO_DEFAULTS
+
+
+def json_text(value: object) -> str:
+    """`json.dumps` of a flag's JSON, the user's own values (`OwnValue`) written as their
+    names: a text's in quotes (`"MODEL"`), another's bare (`NUM_SPECULATIVE_TOKENS`), for
+    the user to put a number in its place."""
+    marks: dict[str, str] = {}
+
+    def marked(item: object) -> object:
+        if isinstance(item, OwnValue):
+            mark = f"\x00{len(marks)}\x00"
+            marks[json.dumps(mark)] = json.dumps(item.name) if item.text else item.name
+            return mark
+        if isinstance(item, dict):
+            return {k: marked(v) for k, v in item.items()}
+        return item
+
+    text = json.dumps(marked(value))
+    for mark, written in marks.items():
+        text = text.replace(mark, written)
+    return text
+
+
+def own_values(value: object) -> list[str]:
+    """The names of the user's own values (`OwnValue`) a flag's JSON writes, in order."""
+    if isinstance(value, OwnValue):
+        return [value.name]
+    if isinstance(value, dict):
+        return [name for v in value.values() for name in own_values(v)]
+    return []

@@ -13,6 +13,7 @@ None, its default, and its "before" would not reach the check).
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 
 from errdex.explain.class_attributes import is_not_none
@@ -21,12 +22,22 @@ from errdex.explain.input_nodes import part_views
 from errdex.explain.json_before import YES_NO_DEFAULTS
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView, Knob
+from errdex.explain.required_keys import (
+    UNKNOWN,
+    BuiltClass,
+    OwnValue,
+    built_class,
+    required_keys,
+)
 from errdex.extract.conditions import dotted_name
 from errdex.extract.shapes import and_parts
 from errdex.link.expression_texts import parse_expression
 from errdex.linked_facts import EMPTY_SECTION, own_key
 
 __all__ = ["with_kept_fields"]
+
+# `(`SpeculativeConfig.method`)` of a knob's `via`: the flag's object class and the key
+_OWNER = re.compile(r"\(`([A-Za-z_]\w*)\.([A-Za-z_]\w*)`\)")
 
 
 def with_kept_fields(action: KnobAction, condition: ConditionView, facts: Facts) -> KnobAction:
@@ -41,13 +52,20 @@ def with_kept_fields(action: KnobAction, condition: ConditionView, facts: Facts)
     roots = {k.behind for k in facts.knobs if k.name == action.knob and k.behind}
     roots |= {b.name for b in facts.bindings if b.value in roots}  # `spec = self.spec`
     roots |= _own_object(action.knob, facts)
+    # a local holding a field as it is (`output_format = self.proton_output_format`)
+    held_in = {
+        b.name: b.value
+        for b in facts.bindings
+        if b.origin == "local" and b.value.rpartition(".")[0] in roots
+    }
     kept: dict[str, object] = {}
     for other in facts.conditions:
-        if other is condition:
-            continue
-        for found in _held_equal(other, roots):
+        if other is condition and not _joined(condition):
+            continue  # the condition the action changes: its part is the fix's own
+        for found in _held_equal(other, roots, held_in):
             if found[0] not in value:
                 kept.setdefault(found[0], found[1])
+    equal = dict(kept)
     keys = {
         k.behind: k
         for k in facts.knobs
@@ -76,7 +94,68 @@ def with_kept_fields(action: KnobAction, condition: ConditionView, facts: Facts)
                 # the program fills in for None later)
                 return replace(action, unreached=True)
             kept.setdefault(knob.json_key or "", holds)
-    return replace(action, kept=tuple(kept.items())) if kept else action
+    added: dict[str, object] = {}
+    if all(isinstance(k, str) for k in value):
+        # the keys the object needs as the "after" gives it, and as the "before" does (the
+        # fix's keys there not known): those of both in both lines, the others in the
+        # "after" alone (a profiler picked needs its folder; given before, another
+        # profiler refuses it)
+        after = {**kept, **{str(k): v for k, v in value.items()}}
+        before = {**kept, **{str(k): UNKNOWN for k in value}}
+        needed = _required(action.knob, after, equal, facts)
+        both = _required(action.knob, before, equal, facts) if needed else {}
+        for key, own in needed.items():
+            if key in value:
+                continue
+            if key in both:
+                kept.setdefault(key, own)  # the user's own value, named: the object needs it
+            else:
+                added.setdefault(key, own)
+    if not kept and not added:
+        return action
+    return replace(action, kept=tuple(kept.items()), added=tuple(added.items()))
+
+
+def _required(
+    flag: str, given: dict[str, object], equal: dict[str, object], facts: Facts
+) -> dict[str, OwnValue]:
+    """The keys the flag's object is not built without, beside those `given`."""
+
+    def read() -> BuiltClass | None:
+        owner = _object_class(flag, facts)
+        return built_class(owner) if owner is not None else None
+
+    def make() -> dict[str, OwnValue]:
+        return required_keys(facts.once(f"built_class:{flag}", read), given, equal)
+
+    return facts.once(f"required_keys:{flag}:{given!r}:{equal!r}", make)
+
+
+def _object_class(flag: str, facts: Facts) -> ast.ClassDef | None:
+    """The class of a JSON-valued flag's object (`SpeculativeConfig` of
+    `--speculative-config`), as a knob of it names its own key (`(`SpeculativeConfig.x`)`),
+    parsed from the site's file or the module the file imports it from; None elsewhere."""
+    for knob in facts.knobs:
+        key = knob.json_key
+        if knob.name != flag or key is None or not own_key(key, knob.via):
+            continue
+        found = _OWNER.search(knob.via or "")
+        if found is None or found.group(2) != key:
+            continue
+        name = found.group(1)
+        owner = facts.top_class(name)
+        if owner is None and facts.imported_class is not None:
+            owner = facts.imported_class(name)
+        return owner
+    return None
+
+
+def _joined(condition: ConditionView) -> bool:
+    """Whether the condition holds an `and` of parts on the path: the action changes one,
+    the others (`output_format == "chrome_trace"` beside `self.proton_data != "trace"`)
+    hold in both lines of the fix."""
+    node = parse_expression(condition.test)
+    return condition.holds and node is not None and len(and_parts(node)) > 1
 
 
 def _own_object(flag: str, facts: Facts) -> set[str]:
@@ -121,7 +200,7 @@ def _truth_test(text: str, keys: dict[str, Knob]) -> tuple[Knob, bool] | None:
 
 
 def _held_equal(
-    condition: ConditionView, roots: set[str]
+    condition: ConditionView, roots: set[str], held_in: dict[str, str]
 ) -> list[tuple[str, str | int | float | bool]]:
     """(field, value) for each `root.field == literal` the condition holds on the path: the
     condition itself, or a part of an `and` it holds whole."""
@@ -132,20 +211,23 @@ def _held_equal(
         parts = and_parts(node)
     else:
         parts = [node]
-    found = [_equal(part, roots, condition.holds) for part in parts]
+    found = [_equal(part, roots, condition.holds, held_in) for part in parts]
     return [f for f in found if f is not None]
 
 
 def _equal(
-    node: ast.expr, roots: set[str], holds: bool
+    node: ast.expr, roots: set[str], holds: bool, held_in: dict[str, str]
 ) -> tuple[str, str | int | float | bool] | None:
-    """(field, value) when `node`, holding `holds`, holds `root.field == literal`."""
+    """(field, value) when `node`, holding `holds`, holds `root.field == literal` (or the
+    same of a local `held_in` says holds `root.field`)."""
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
         return None
     op = node.ops[0]
     if not (isinstance(op, ast.Eq) and holds) and not (isinstance(op, ast.NotEq) and not holds):
         return None
     left = dotted_name(node.left)
+    if isinstance(node.left, ast.Name):
+        left = held_in.get(node.left.id, left)
     if left is None or "." not in left:
         return None
     root, _, field = left.rpartition(".")

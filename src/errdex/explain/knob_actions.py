@@ -59,6 +59,9 @@ class KnobAction:
     # a JSON flag's other fields the path holds, kept as they are in the fix: (field, value)
     # pairs in the order the path tests them; a section given is `{}`
     kept: tuple[tuple[str, object], ...] = ()
+    # the keys the fix's own value makes the flag's object need (the folder a profiler
+    # picked writes to), given in its "after" line alone: (field, the user's value)
+    added: tuple[tuple[str, object], ...] = ()
     # a JSON key's other values the check accepts (`not in` a tuple): the fix's "before"
     # gives none of them
     accepted: tuple[object, ...] = ()
