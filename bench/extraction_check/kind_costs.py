@@ -26,8 +26,10 @@ Prints each pass's instructions (M), nested ones indented under what calls them 
 tree of the current code has them (`read_lines` in `_readings`, `blanked_calls` in
 `_call_sites`, the recorders in `Walker.run`), and their sum; then what the round spends
 between the passes (`extract_first_hidden` whole, less its passes: freeing each file's
-tree, decoding its bytes, ...), the young collections a worker makes after each batch, and
-the whole round.
+tree, decoding its bytes, ...; it also takes in the trampolines' own calls, a few hundred
+instructions each), the young collections a worker makes after each batch (here after each
+64 files, a stand-in for `indexing.parallel`'s batches of `_BATCH_BYTES`), and the whole
+round.
 """
 
 from __future__ import annotations
@@ -61,6 +63,9 @@ _NOT_PASSES = {
 }
 _WHOLE = "extract_first_hidden"
 _COLLECT = "gc.collect(0)"
+# a worker collects after each batch of files (`indexing.parallel._BATCH_BYTES` of text);
+# a count of files stands in for it here
+_BATCH_FILES = 64
 _RECORDERS = (
     "SiteRecorder",
     "AssignmentRecorder",
@@ -183,7 +188,7 @@ def _child(source: Path, every: int, recorders: bool, cold: bool, labels: Path) 
             encode(facts)
             if len(data) >= MIN_SKELETON_BYTES:
                 pack(hidden.encode(errors="replace"))
-            if done % 64 == 0:
+            if done % _BATCH_FILES == 0:
                 collect(0)  # as a worker does after each batch
 
     gc.disable()  # as in a worker (`gcpause`)
@@ -261,8 +266,14 @@ def main() -> None:
     print(f"  {total / 1e6:9.1f}  the passes together")
     # `extract_first_hidden` holds every pass but these two, which a worker runs after it
     outside = apart[_WHOLE] - total + top.get("encode_facts", 0) + top.get("packed", 0)
-    print(f"  {outside / 1e6:9.1f}  between the passes (freeing each tree, decoding, ...)")
-    print(f"  {apart[_COLLECT] / 1e6:9.1f}  the young collections after each 64 files")
+    print(
+        f"  {outside / 1e6:9.1f}  between the passes (freeing each tree, decoding, ..., "
+        "the trampolines' calls)"
+    )
+    print(
+        f"  {apart[_COLLECT] / 1e6:9.1f}  the young collections after each batch "
+        f"({_BATCH_FILES} files)"
+    )
     whole_round = total + outside + apart[_COLLECT]
     print(f"  {whole_round / 1e6:9.1f}  the round")
 

@@ -21,7 +21,7 @@ import itertools
 import re
 from collections.abc import Iterable, Iterator
 
-__all__ = ["SCOPES", "node_fields", "walk", "walk_scope"]
+__all__ = ["SCOPES", "is_generator", "node_fields", "walk", "walk_scope"]
 
 # the nodes whose body is a scope of its own: a `return` or `raise` in it is not the outer one's
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -106,3 +106,8 @@ def walk_scope(nodes: Iterable[ast.AST]) -> list[ast.AST]:
             continue
         stack.extend(reversed(list(ast.iter_child_nodes(node))))
     return out
+
+
+def is_generator(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a function is a generator: a `yield` in its own body (not a nested one's)."""
+    return any(isinstance(n, ast.Yield | ast.YieldFrom) for n in walk_scope(function.body))

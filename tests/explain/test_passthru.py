@@ -142,6 +142,75 @@ FILES = {
                 return 80
 
 
+        def _kinds(items):
+            for item in items:
+                if not isinstance(item, str):
+                    raise TypeError(f"not a kind: {item!r}")
+                yield item.lower()
+
+
+        def first_kind(items):
+            try:
+                return next(_kinds(items))
+            except Exception:
+                return None
+
+
+        def all_kinds(items):
+            for kind in _kinds(items):
+                print(kind)
+
+
+        def _sizes(items):
+            for item in items:
+                if item < 0:
+                    raise ValueError(f"not a size: {item}")
+                yield item
+
+
+        def sizes_or_none(items):
+            try:
+                found = _sizes(items)
+            except ValueError:
+                return None
+            return list(found)
+
+
+        def _names(items):
+            for item in items:
+                if not item:
+                    raise ValueError("an empty name")
+                yield item
+
+
+        def first_name(items):
+            try:
+                return next(_names(items), None)
+            except ValueError:
+                return None
+
+
+        def all_names(items):
+            try:
+                return sorted(_names(items))
+            except ValueError:
+                return []
+
+
+        async def _fetched(url):
+            if not url:
+                raise ValueError("no url")
+            return url
+
+
+        def fetch_job(url):
+            try:
+                job = _fetched(url)
+            except ValueError:
+                return None
+            return job
+
+
         if __name__ == "__main__":
             import sys
 
@@ -277,6 +346,35 @@ def test_an_error_every_caller_catches_never_reaches_the_user(harness: Store) ->
     assert "Every caller in harness catches it" in shown.what_it_means
     assert "`port_or_default`" in shown.what_it_means
     assert "worth reporting" not in shown.what_it_means
+
+
+def test_a_generator_some_callers_catch_is_not_said_caught_by_every_caller(
+    harness: Store,
+) -> None:
+    # `first_kind` catches it around `next(_kinds(items))`; `all_kinds` loops over it with
+    # no `try`, a use the index records no call for: the page cannot say "every caller"
+    shown = page(harness, "_kinds")
+    assert "Every caller" not in shown.what_it_means
+    assert "never reaches your code" not in shown.what_it_means
+
+
+def test_a_generator_made_in_a_try_and_iterated_after_it_is_not_caught(harness: Store) -> None:
+    # `found = _sizes(items)` in the `try` only makes the generator: its raise runs at
+    # `list(found)`, after the `try`. Before: "Every caller in harness catches it"
+    shown = page(harness, "_sizes")
+    assert "Every caller" not in shown.what_it_means
+
+
+def test_a_coroutine_made_in_a_try_is_not_caught_there(harness: Store) -> None:
+    # its body runs where the coroutine is awaited, not at `job = _fetched(url)`
+    shown = page(harness, "_fetched")
+    assert "Every caller" not in shown.what_it_means
+
+
+def test_a_generator_every_caller_iterates_in_its_try_is_caught(harness: Store) -> None:
+    # `next(_names(items), None)` and `sorted(_names(items))`, each inside the `try`
+    shown = page(harness, "_names")
+    assert "Every caller in harness catches it" in shown.what_it_means
 
 
 def test_another_value_that_meets_a_twin_check_is_no_way_out(harness: Store) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from errdex.extract.param_defaults import parameter_defaults
+from errdex.extract import extract_file
+from errdex.extract.param_defaults import parameter_defaults, rebound_names
 
 
 def defaults(source: str) -> dict[str, str]:
@@ -91,8 +92,6 @@ def test_a_rebinding_deep_in_any_block_drops_its_default() -> None:
 def test_a_file_without_walrus_reads_the_same_names_without_walking_tests() -> None:
     # `walrus=False` is asked only for a text with no `:=`: no test there binds a name, and
     # the names bound are those the full walk finds
-    from errdex.extract.param_defaults import rebound_names
-
     source = textwrap.dedent(
         """
         def f(a=1, b=2, c=3):
@@ -107,3 +106,25 @@ def test_a_file_without_walrus_reads_the_same_names_without_walking_tests() -> N
     assert isinstance(func, ast.FunctionDef)
     assert ":=" not in source
     assert rebound_names(func, walrus=False) == rebound_names(func) == {"b", "c"}
+
+
+def test_a_walrus_in_a_test_rebinds_only_when_tests_are_walked() -> None:
+    # the flag decides: with it off, a `:=` in an `if` test is not seen (so it must be on
+    # for any text holding one)
+    func = ast.parse("def f(timeout=5):\n    if (timeout := g()):\n        pass\n").body[0]
+    assert isinstance(func, ast.FunctionDef)
+    assert rebound_names(func) == {"timeout"}
+    assert rebound_names(func, walrus=False) == set()
+
+
+def test_a_walrus_in_a_files_test_drops_the_parameters_default() -> None:
+    # the reader tells the file's `:=` itself: the default is no longer what the check reads
+    text = textwrap.dedent(
+        """
+        def wait(timeout=5, limit=3):
+            if (timeout := fetch()) > limit:
+                raise ValueError("too long")
+        """
+    )
+    read = extract_file("pkg/mod.py", text.encode()).readings[4]
+    assert read.defaults == {"limit": "3"}

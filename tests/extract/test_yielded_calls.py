@@ -43,3 +43,23 @@ def test_yielded_and_collected_calls_are_recorded() -> None:
     assert ("Stream.__init__", "_fields", 11) in calls
     assert ("Stream._more", "_fetch", 18) in calls
     assert ("Stream._more", "_fields", 19) in calls
+
+
+def test_a_call_next_reads_with_a_default_or_annotated_is_recorded() -> None:
+    source = textwrap.dedent(
+        """
+        class Reader:
+            def first(self, data):
+                found = next(self._items(data), None)
+                items: list = list(self._items(data))
+                return found, items
+
+            def _items(self, data):
+                yield from data
+        """
+    )
+    facts = extract_file("pkg/reader.py", source.encode())
+    calls = {(c.function, c.callee, c.line) for c in facts.call_sites}
+    # before: neither (`next` with a default; a collected call in an annotated assignment)
+    assert ("Reader.first", "_items", 4) in calls
+    assert ("Reader.first", "_items", 5) in calls

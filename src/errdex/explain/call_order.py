@@ -16,7 +16,7 @@ import textwrap
 from collections.abc import Callable, Iterator
 from typing import TypeGuard, TypeVar
 
-from errdex.ast_walk import walk
+from errdex.ast_walk import is_generator, walk
 from errdex.explain.context import Facts, class_in_file, may_name
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.inputs import public_name
@@ -133,7 +133,8 @@ def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleF
     owner = target.rpartition(".")[2]
     instance = instance_name(owner)
     made = f"{instance}.{member}({', '.join(required)})"
-    if _generator(methods.get(member)):
+    method = methods.get(member)
+    if method is not None and is_generator(method):
         # a generator's checks run when it is iterated, not when it is called
         loop = "async for" if isinstance(methods.get(member), ast.AsyncFunctionDef) else "for"
         made = f"{loop} item in {made}:\n    ..."
@@ -163,20 +164,6 @@ def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleF
 def awaited(methods: Methods, name: str) -> str:
     """`await ` before a call of the class's coroutine method `name`."""
     return "await " if isinstance(methods.get(name), ast.AsyncFunctionDef) else ""
-
-
-def _generator(method: ast.AST | None) -> bool:
-    """Whether a method is a generator: a `yield` in its own body."""
-    if method is None:
-        return False
-    stack = list(ast.iter_child_nodes(method))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Yield | ast.YieldFrom):
-            return True
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-            stack.extend(ast.iter_child_nodes(node))
-    return False
 
 
 def same_kind(methods: Methods, own: str, setters: list[str]) -> list[str]:

@@ -92,7 +92,9 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
     if earlier_exit and _has_key_test(node):
         return None
     if passes_none_back(condition, facts):
-        return None  # None gets past the check only by giving up the value handed over
+        # a converter or a refusing default: None in, None out, so passing None gives up
+        # the value (none_passthrough)
+        return None
     mode = "public" if public else "keyed" if keyed else "method"
     exit_ = condition.kind is ConditionKind.EARLY_EXIT
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):

@@ -20,12 +20,25 @@ from collections.abc import Sequence
 
 from errdex.ast_walk import walk
 from errdex.explain.checked_before import checked_sentence
-from errdex.explain.context import Facts, function_at, function_span, lines_of
+from errdex.explain.context import (
+    Facts,
+    async_function_at,
+    function_at,
+    function_span,
+    lines_of,
+)
+from errdex.explain.deferred_calls import (
+    Deferred,
+    deferred_kind,
+    every_call_recorded,
+    name_lines,
+    runs_where_called,
+)
 from errdex.explain.page import Caller, ConditionView
 from errdex.explain.plain import code
 from errdex.explain.private_names import private_name
 from errdex.explain.unreached import passed_sentence
-from errdex.facts import ConditionKind, SiteKind
+from errdex.facts import ConditionKind, ErrorSite, SiteKind
 from errdex.store import Store
 from errdex.store.base import StoredSite
 
@@ -116,6 +129,8 @@ def caught_by_callers(store: Store, stored: StoredSite, callers: list[Caller]) -
     direct = [c for c in callers if c.depth == 1]
     if not direct or not all(c.guard_known for c in direct):
         return []
+    short = site.function.rpartition(".")[2]
+    read: list[tuple[Caller, ast.FunctionDef, list[tuple[ast.Call, int]]]] = []
     info = stored.exception
     raised = info.name if info is not None else (site.exception or "")
     names = {raised, raised.rpartition(".")[2], *_BROAD}
@@ -134,27 +149,41 @@ def caught_by_callers(store: Store, stored: StoredSite, callers: list[Caller]) -
         if function is None:
             return []
         # every call of it there (a link keeps one line a caller): each one caught
-        lines = _call_lines(function, site.function.rpartition(".")[2]) | {caller.line}
+        calls = name_lines(function, short)
+        lines = {call.lineno for call, _ in calls} | {caller.line}
         if not all(_caught_at(function, line, names) for line in lines):
+            return []
+        read.append((caller, function, calls))
+    site_text = store.file_text(stored.version_id, stored.file)
+    deferred = _deferred_at(site_text, site)
+    if deferred is None:
+        return direct
+    # its body runs where it is iterated or awaited: that must be in the `try` too
+    if not all(
+        calls and all(runs_where_called(f, c, deferred) for c, _ in calls) for _, f, calls in read
+    ):
+        return []
+    # a loop over a generator is no recorded call: each call in the files read must be one
+    # of those read (`deferred_calls`)
+    named: dict[str, set[int]] = {stored.file: set()}
+    for caller, _, calls in read:
+        named.setdefault(caller.file, set()).update(line for _, line in calls)
+    for file, seen in named.items():
+        text = site_text if file == stored.file else store.file_text(stored.version_id, file)
+        if text is None or not every_call_recorded(text, short, seen):
             return []
     return direct
 
 
+def _deferred_at(text: str | None, site: ErrorSite) -> Deferred | None:
+    """Whether the site's function is a generator or a coroutine (`deferred_calls`)."""
+    name = site.function.rpartition(".")[2]
+    function = function_at(text, name, site.line) or async_function_at(text, name, site.line)
+    return None if function is None else deferred_kind(function)
+
+
 def _has_handler(lines: Sequence[str]) -> bool:
     return any(line.lstrip().startswith("except") for line in lines)
-
-
-def _call_lines(function: ast.FunctionDef, name: str) -> set[int]:
-    """The lines of the calls of `name` (or of a method of that name) in the function."""
-    return {
-        node.lineno
-        for node in walk(function)
-        if isinstance(node, ast.Call)
-        and (
-            (isinstance(node.func, ast.Name) and node.func.id == name)
-            or (isinstance(node.func, ast.Attribute) and node.func.attr == name)
-        )
-    }
 
 
 def _private(module: str, qualname: str) -> bool:

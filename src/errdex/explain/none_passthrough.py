@@ -8,21 +8,28 @@ giving up the value the user meant to hand over: the call then returns nothing, 
 way out; the page says nothing rather than that.
 
 Only a function that returns something made from the value on its other paths (a
-converter), or never returns on them (a base's hook that refuses whatever a subclass does
-not take), is such a pass-through. A check that returns nothing, or the value as it came,
-on every other path (`if salt is None: return`, then checks, then `return salt`) validates
-an optional value the user may leave out, and keeps its way out.
+converter), or never returns on them and is a default its subclasses replace (a base's hook
+that refuses whatever a subclass does not take), is such a pass-through. A check that
+returns nothing, or the value as it came, on every other path (`if salt is None: return`,
+then checks, then `return salt`) validates an optional value the user may leave out, and
+keeps its way out; so does a check that asks for None (`if option is None: return`, then a
+raise: the option is refused, leave it out), and a parameter whose default is None.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from errdex.ast_walk import walk_scope
 from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView
+from errdex.extract.param_defaults import rebound_names
+from errdex.extract.shapes import is_none, tested_absent
 from errdex.facts import ConditionKind
 from errdex.link.expression_texts import parse_expression
+
+_MAX_WALKED = 50  # classes of the file walked below the site's
 
 
 def passes_none_back(condition: ConditionView, facts: Facts) -> bool:
@@ -34,6 +41,8 @@ def passes_none_back(condition: ConditionView, facts: Facts) -> bool:
     param = _not_none_of(parse_expression(condition.text))
     if param is None or param not in facts.read.params:
         return False
+    if facts.read.defaults.get(param) == "None":
+        return False  # left out by default: None is no value handed over
     function = facts.site_function()
     if function is None:
         return False
@@ -41,18 +50,47 @@ def passes_none_back(condition: ConditionView, facts: Facts) -> bool:
     if exit_ is None:
         return False
     others = [r for r in _returns(function) if r is not exit_]
-    if any(r.value is not None and _made(r.value, param) for r in others):
+    made = _made_from(function, param)
+    if any(r.value is not None and made(r.value) for r in others):
         return True  # a converter: None in, None out, a value made from it otherwise
-    # no other return: every other path raises (a hook's refusing default) when the body
-    # cannot fall off its end
-    return not others and bool(function.body) and isinstance(function.body[-1], ast.Raise)
+    # no other return: every other path raises. A default its subclasses replace refuses
+    # what they do not take; any other such function asks for None (`if option is None:
+    # return`, then refuses the option), and passing None is its one way out.
+    if others or not function.body or not isinstance(function.body[-1], ast.Raise):
+        return False
+    return facts.stored.overrides is not None or _replaced_below(facts)
+
+
+def _replaced_below(facts: Facts) -> bool:
+    """Whether a class of the site's file below the site's class (through its subclasses
+    there) defines the site's method again: `MutableDict.coerce` of `MutableBase.coerce`.
+    (The link's `overrides` takes only an unguarded raise, not one after an early exit.)"""
+    site = facts.stored.site
+    owner, _, method = site.function.rpartition(".")
+    if not owner or owner != site.class_name:
+        return False
+    seen = {owner}
+    below = [owner]
+    while below and len(seen) < _MAX_WALKED:
+        for name in facts.subclass_names(below.pop()):
+            if name in seen:
+                continue
+            seen.add(name)
+            found = facts.top_class(name)
+            if found is not None and any(
+                isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == method
+                for n in found.body
+            ):
+                return True
+            below.append(name)
+    return False
 
 
 def _not_none_of(node: ast.expr | None) -> str | None:
     """`P` of `P is not None`."""
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
         return None
-    if not (isinstance(node.ops[0], ast.IsNot) and _is_none(node.comparators[0])):
+    if not (isinstance(node.ops[0], ast.IsNot) and is_none(node.comparators[0])):
         return None
     return node.left.id if isinstance(node.left, ast.Name) else None
 
@@ -63,21 +101,13 @@ def _none_exit(function: ast.FunctionDef, param: str, line: int) -> ast.Return |
     for node in function.body:
         if not (isinstance(node, ast.If) and node.lineno == line and not node.orelse):
             continue
-        test = node.test
-        is_none = (
-            isinstance(test, ast.Compare)
-            and len(test.ops) == 1
-            and isinstance(test.ops[0], ast.Is)
-            and isinstance(test.left, ast.Name)
-            and test.left.id == param
-            and _is_none(test.comparators[0])
-        )
-        if not is_none or len(node.body) != 1 or not isinstance(node.body[0], ast.Return):
+        absent = tested_absent(node.test)
+        tested = isinstance(node.test, ast.Compare) and _named(absent, param)
+        if not tested or len(node.body) != 1 or not isinstance(node.body[0], ast.Return):
             return None
         found = node.body[0]
         value = found.value
-        handed = isinstance(value, ast.Name) and value.id == param
-        return found if value is None or _is_none(value) or handed else None
+        return found if value is None or is_none(value) or _named(value, param) else None
     return None
 
 
@@ -86,12 +116,25 @@ def _returns(function: ast.FunctionDef) -> list[ast.Return]:
     return [n for n in walk_scope(function.body) if isinstance(n, ast.Return)]
 
 
-def _made(value: ast.expr, param: str) -> bool:
-    """Whether a returned value is something made, not None and not the parameter as it
-    came (`return salt` after checking it: a validator of an optional value, whose None is
-    the value left out)."""
-    return not _is_none(value) and not (isinstance(value, ast.Name) and value.id == param)
+def _made_from(function: ast.FunctionDef, param: str) -> Callable[[ast.expr], bool]:
+    """Whether a returned value is one the function made or picked for its input: any
+    value but None, a constant (`return True`: a check's answer), the function's own object
+    (`self`, `cls`) and the parameter as it came (`return salt` after checking it: a
+    validator of an optional value, whose None is the value left out), unless the function
+    binds the parameter again (`value = float(value)`). A value picked by a loop over the
+    choices (`return enum_value`) is made: it names no parameter, and a first draft that
+    asked for one kept "Pass None" on SQLAlchemy's parse_user_argument_for_enum."""
+    rebound = param in rebound_names(function)
+
+    def made(value: ast.expr) -> bool:
+        if _named(value, param):
+            return rebound
+        if isinstance(value, ast.Constant):
+            return False
+        return not (isinstance(value, ast.Name) and value.id in ("self", "cls"))
+
+    return made
 
 
-def _is_none(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
+def _named(node: ast.expr | None, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name

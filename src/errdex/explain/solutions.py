@@ -114,7 +114,7 @@ from errdex.explain.setting_argument import without_set_arguments
 from errdex.explain.solution_notes import with_cap, with_fallback, with_fix, with_warned
 from errdex.explain.state_gated import own_argument, state_gated, users_call
 from errdex.explain.stated_cause import cause_solution
-from errdex.explain.stated_form import stated_form_solution
+from errdex.explain.stated_form import stated_form_solution, states_whole_parameter
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.stated_requirement import requirement_solution
 from errdex.explain.stated_setting import other_keys_set, stated_setting_solution
@@ -363,7 +363,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         for ours in own_call_solutions(open_conditions, facts):  # which argument, which order
             found.add(ours, 1)  # after the call the message says to make first
     given = given_value_solution(facts) or class_body_solution(facts)
-    given = given or stated_form_solution(facts)
+    formed = None if given is not None else stated_form_solution(facts)
+    given = given or formed
     given = given or narrowing_solution(facts, open_conditions) or missing_data_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
@@ -431,8 +432,18 @@ def _solutions(facts: Facts) -> list[Solution]:
     spoken = [s for s, _ in said.solutions]
     # what the message says the user's argument or subclass must be: its advice as well
     # (a type or a range the advice restates gives way to it: `said.restated`)
-    quoted = [i.solution.text for i in found.items if i.solution.text not in said.restated]
+    # the stated form quotes the whole message: where its subject is the parameter itself,
+    # the rule the message states says the same more exactly and takes its place (of a part
+    # of it, "color components" of `color`, the form stays and the rule is not said)
+    rule_said = formed is not None and states_whole_parameter(facts)
+    quoted = [
+        i.solution.text
+        for i in found.items
+        if i.solution.text not in said.restated and not (rule_said and i.solution is formed)
+    ]
     required = requirement_solution(facts, quoted)
+    if required is not None and rule_said:
+        found.items = [i for i in found.items if i.solution is not formed]
     if required is not None:
         found.add(required, rank=advised_rank(required))
         spoken.append(required)

@@ -48,6 +48,36 @@ def shallow_call(facts: Facts) -> tuple[str, str | None] | None:
 def stated_form_solution(facts: Facts) -> Solution | None:
     """ "Change what you pass for `p` of `f` as the message says" for a message that
     states what the parameter `p` of the public function `f` must be; else None."""
+    stated = _stated(facts)
+    if stated is None:
+        return None
+    param = stated[1]
+    site = facts.stored.site
+    owner, _, method = site.function.rpartition(".")
+    callable_ = owner if method == "__init__" else site.function
+    text = site.message.text.strip() if site.message is not None else ""
+    return Solution(
+        text=f"Change what you pass for {code(param)} of {code(callable_)} as the message "
+        f"says: “{text}”",
+        kind="input",
+    )
+
+
+def states_whole_parameter(facts: Facts) -> bool:
+    """Whether the stated form's subject is its parameter, all of it ("with_for_update",
+    "'characters' argument", "The URL"), not a part of it ("color components" of `color`,
+    "Bucket config values" of `bucket_config`): only then does the requirement the message
+    states, said of the parameter, say what the message does."""
+    stated = _stated(facts)
+    if stated is None:
+        return False
+    words = [w.strip("'\"`.").lower() for w in stated[0].split()]
+    return "_".join(w for w in words if w and w not in _FILLER) == stated[1]
+
+
+def _stated(facts: Facts) -> tuple[str, str] | None:
+    """The subject of the message's first sentence and the parameter it names, where that
+    sentence states what the parameter of a public function must be."""
     message = facts.stored.site.message
     site = facts.stored.site
     if message is None or not public_name(site.function) or shallow_call(facts) is None:
@@ -58,15 +88,7 @@ def stated_form_solution(facts: Facts) -> Solution | None:
     if stated is None:
         return None
     param = named_parameter(stated["subject"], facts.read.params)
-    if param is None:
-        return None
-    owner, _, method = site.function.rpartition(".")
-    callable_ = owner if method == "__init__" else site.function
-    return Solution(
-        text=f"Change what you pass for {code(param)} of {code(callable_)} as the message "
-        f"says: “{text}”",
-        kind="input",
-    )
+    return None if param is None else (stated["subject"], param)
 
 
 def named_parameter(subject: str, params: tuple[str, ...]) -> str | None:

@@ -50,9 +50,11 @@ from errdex.facts import ConditionKind
 # Set to "1" to make a statement kind without a handler raise instead of being skipped.
 ERROR_UNKNOWN_ENV = "ERRDEX_ERROR_UNKNOWN"
 
-# Builtins that collect what one call returns (`list(gen())`, `sorted(items())`): the inner
-# call is the statement's call of the codebase.
-_COLLECTING = frozenset({"list", "tuple", "set", "frozenset", "dict", "sorted", "iter", "next"})
+# Builtins handed what one call returns (`list(gen())`, `sorted(items())`, `next(gen())`,
+# `next(gen(), None)`): the inner call is the statement's call of the codebase. (Whether a
+# generator's body runs there too, as it does in all but `iter`, the page tells:
+# `explain/deferred_calls.py`.)
+_CONSUMING = frozenset({"list", "tuple", "set", "frozenset", "dict", "sorted", "iter", "next"})
 
 _Handler = Callable[["Walker", Any, Scope, tuple[Step, ...]], "tuple[Step, ...] | None"]
 
@@ -337,6 +339,7 @@ class Walker:
                 self.assignments.own_assigned([stmt.target], stmt.value, stmt, scope, path)
             if isinstance(stmt.value, ast.Call):
                 self.calls.noted(stmt, stmt.value, scope, path)
+                self._wrapped(stmt, stmt.value, scope, path)
 
     def _AugAssign(self, stmt: ast.AugAssign, scope: Scope, path: tuple[Step, ...]) -> None:
         self.assignments.augmented(stmt, scope, path)
@@ -358,10 +361,13 @@ class Walker:
     def _wrapped(
         self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]
     ) -> None:
-        """The call a builtin collects the result of, `list(self._iter_fields(data))`: noted
+        """The call a builtin consumes the result of, `list(self._iter_fields(data))`: noted
         too, as the call the statement makes of the codebase."""
         func = call.func
-        if type(func) is ast.Name and func.id in _COLLECTING and len(call.args) == 1:
+        if type(func) is not ast.Name or func.id not in _CONSUMING or not call.args:
+            return
+        # one iterable; `next` takes a default after it (`next(gen(), None)`)
+        if len(call.args) == 1 or (func.id == "next" and len(call.args) == 2):
             inner = call.args[0]
             if type(inner) is ast.Call:
                 self.calls.noted(stmt, inner, scope, path)
