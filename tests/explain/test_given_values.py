@@ -80,6 +80,16 @@ FILES = {
                     object.__delattr__(self, item)
                 except AttributeError:
                     raise AttributeError(f"{type(self).__name__!r} has no attribute {item!r}")
+
+
+        class Frozen:
+            def __delattr__(self, item):
+                raise AttributeError(f"{type(self).__name__} is frozen: cannot delete {item!r}")
+
+
+        class Sealed:
+            def __delattr__(self, item):
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {item!r}")
         """,
     "kv/legacy.py": """
         import warnings
@@ -191,6 +201,14 @@ def test_a_missing_attribute_names_the_users_attribute(
     ]
     # a name the object declares, only unset: its spelling is not what is wrong
     assert page_of(kv, f"Model.{method}", unset).solutions == []
+
+
+@pytest.mark.parametrize("cls", ["Frozen", "Sealed"])
+def test_an_attribute_that_cannot_be_deleted_is_not_said_missing(kv: Store, cls: str) -> None:
+    # `__delattr__` of a frozen object: the attribute is there, its deletion refused; and
+    # one raised for every name, whatever its message says: no attribute is one to delete
+    texts = [s.text for s in page_of(kv, f"{cls}.__delattr__").solutions]
+    assert not [t for t in texts if "is not on the" in t], texts
 
 
 def module_page(store: Store, module: str) -> Page:

@@ -12,10 +12,13 @@ from collections.abc import Iterator
 import pytest
 from explain_samples import indexed_package, page_in_function
 
+from errdex.explain.stated_requirement import requirements
 from errdex.store import Store
 
 FILES = {
-    "kept/__init__.py": "from kept.params import Ranks, Sampling, Window\n",
+    "kept/__init__.py": (
+        "from kept.params import Counter, Gauge, Meter, Ranks, Sampling, TopK, Window\n"
+    ),
     "kept/params.py": """
         from dataclasses import dataclass
 
@@ -66,6 +69,55 @@ FILES = {
             def _later(self):
                 if self.size < 0:
                     raise ValueError(f"size must be non-negative, got {self.size}.")
+
+
+        @dataclass
+        class TopK:
+            top_k: int | None = None
+
+            def __post_init__(self):
+                if self.top_k is None:
+                    self.top_k = -1
+                self._verify()
+
+            def _verify(self):
+                if self.top_k < -1 or self.top_k == 0:
+                    raise ValueError(f"top_k must be -1 (disable) or at least 1, got {self.top_k}.")
+
+
+        class Counter:
+            def __init__(self, limit):
+                self.limit = limit
+
+            def step(self):
+                self.limit -= 1
+                self._check()
+
+            def _check(self):
+                if self.limit < 0:
+                    raise ValueError(f"limit must be non-negative, got {self.limit}.")
+
+
+        class Meter:
+            def __init__(self, limit):
+                self.limit = limit
+
+            def run(self):
+                self._check()
+
+            def _check(self):
+                if self.limit < 0:
+                    raise ValueError(f"limit must be non-negative, got {self.limit}.")
+
+
+        class Gauge:
+            def __init__(self, limit):
+                self.limit = limit
+                self._check()
+
+            def _check(self):
+                if self.limit < 0:
+                    raise ValueError(f"limit must be non-negative, got {self.limit}.")
         """,
 }
 
@@ -178,3 +230,37 @@ def test_a_record_its_module_exports_is_the_users_however_deep(deep: Store) -> N
     for function in ("Hidden.__post_init__", "Plain.__init__"):
         page = page_in_function(deep, "deep", function)
         assert not any("argument `rank`" in s.text for s in page.solutions)
+
+
+def test_a_check_no_construction_runs_on_the_value_as_given(kept: Store) -> None:
+    # `step()` changes `limit` before `_check()` reads it: the keyword is no way out
+    assert not any("argument `limit`" in t for t in _texts(kept, "Counter._check"))
+    # nor where only a later call runs the check (the class never changes it, code
+    # outside it may)
+    assert not any("argument `limit`" in t for t in _texts(kept, "Meter._check"))
+    # the constructor runs the check right after keeping the keyword: it is
+    assert _texts(kept, "Gauge._check")[0].startswith(
+        "Make the argument `limit` of `Gauge` non-negative, as the message says"
+    )
+
+
+@pytest.mark.parametrize(
+    ("message", "wants"),
+    [
+        ("mode must be one of ({', '.join(MODES)})", "one of ({', '.join(MODES)})"),
+        ("dtype must be in ({allowed}), got {dtype}", "in ({allowed}), got {dtype}"),
+        ("size must be a multiple of ({block})", "a multiple of ({block})"),
+        ("heads must be divisible by ({tp_size})", "divisible by ({tp_size})"),
+        ("trainer `rank` ({self.rank}) must be below `size` ({self.size})", "below `size`"),
+    ],
+)
+def test_a_shown_value_that_is_what_is_wanted_is_kept(message: str, wants: str) -> None:
+    (stated,) = requirements(message)
+    assert stated.wants == wants
+
+
+def test_a_negative_constant_given_in_place_of_none_is_still_the_users_value(kept: Store) -> None:
+    # `None` swapped for `-1` before the check: the check sees the user's value or `-1`
+    assert _texts(kept, "TopK._verify")[0].startswith(
+        "Make the argument `top_k` of `TopK` -1 (disable) or at least 1, as the message says"
+    )

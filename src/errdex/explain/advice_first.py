@@ -27,7 +27,7 @@ import re
 
 from errdex.explain.context import Facts
 from errdex.explain.inputs import public_name
-from errdex.explain.kept_first import drops_setting
+from errdex.explain.kept_first import drops_setting, gives_up_argument
 from errdex.explain.page import Solution
 from errdex.explain.state_gated import own_argument, users_call
 
@@ -43,7 +43,6 @@ _GIVES_UP = re.compile(
     r"^Do what the message says: “(?:please\s+)?(?:remove|drop|disable|turn off|unset)\b",
     re.I,
 )
-_CONSTANT_FOR = re.compile(r"^Pass (?:None|an empty \(false\) value) for the argument `\w+` of ")
 
 
 def advice_first(ranked: list[Solution], advice: list[Solution], facts: Facts) -> list[Solution]:
@@ -72,7 +71,7 @@ def advice_first(ranked: list[Solution], advice: list[Solution], facts: Facts) -
 def _constant(solution: Solution) -> bool:
     """Whether the way out puts a constant in place of the user's operand ("Pass None for
     the argument `other` of `Comparator.__eq__`": `!= None` is another comparison)."""
-    return _CONSTANT_FOR.match(solution.text) is not None
+    return gives_up_argument(solution.text)
 
 
 def advice_before_drops(ranked: list[Solution], advice: list[Solution]) -> list[Solution]:

@@ -267,7 +267,7 @@ def explain(facts: Facts) -> Explanation:
         when_it_happens=when_it_happens(facts),
         solutions=ways,
         example_fix=fix,
-        why=why_quotes(facts, meaning),
+        why=why_quotes(facts, meaning, [s.text for s in ways]),
     )
 
 

@@ -303,7 +303,7 @@ def _normalized(root: ast.AST, attribute: str, before: int) -> list[ast.If]:
             and len(test.ops) == 1
             and isinstance(test.ops[0], ast.Is | ast.Eq)
             and self_attribute(test.left) == attribute
-            and isinstance(test.comparators[0], ast.Constant | ast.UnaryOp)
+            and _constant(test.comparators[0])
         ):
             continue
         if (
@@ -311,10 +311,17 @@ def _normalized(root: ast.AST, attribute: str, before: int) -> list[ast.If]:
             and isinstance(body[0], ast.Assign)
             and len(body[0].targets) == 1
             and self_attribute(body[0].targets[0]) == attribute
-            and isinstance(body[0].value, ast.Constant)
+            and _constant(body[0].value)
         ):
             out.append(node)
     return out
+
+
+def _constant(node: ast.expr) -> bool:
+    """A constant as written: `1`, `None`, or a negative number (`-1`)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant)
 
 
 def _handed_to_base(facts: Facts, cls: ast.ClassDef, attribute: str) -> str | None:

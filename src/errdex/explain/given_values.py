@@ -11,6 +11,7 @@ placeholders, so that a lookup fills them with the values of the user's own mess
 from __future__ import annotations
 
 import ast
+import re
 
 from errdex.explain.context import Facts
 from errdex.explain.page import Solution
@@ -31,6 +32,14 @@ _ATTRIBUTE_WAYS = {
     "__delattr__": "delete only an attribute set on it (check the name's spelling, and that "
     "it was not deleted already)",
 }
+# What a message says of an attribute that is not there: `__delattr__` raises AttributeError
+# for one that cannot be deleted too ("Frozen is frozen: cannot delete 'x'"), so there the
+# message must say the attribute is absent.
+_ABSENT = re.compile(
+    r"\bno (?:such )?attribute\b|\bhas no\b|\bnot found\b|\bdoes not exist\b"
+    r"|\bis not (?:an? )?(?:attribute|field|set)\b",
+    re.I,
+)
 # Calls that print a collection's members as they are.
 _LISTING = frozenset({"list", "sorted", "set", "tuple", "str", "repr"})
 
@@ -103,8 +112,11 @@ def _found_by_key(test: str, key: str, facts: Facts) -> bool:
 def _missing_attribute(facts: Facts) -> tuple[str, str | None] | None:
     """`raise AttributeError(f"... has no attribute {item!r}")` in a public class's
     `__getattr__` or `__delattr__`: the attribute the user wrote (`obj.item`, `del
-    obj.item`) is not on the object. Python's own meaning of that error from these two
-    methods, so it holds for any class that raises it so."""
+    obj.item`) is not on the object. Python's own meaning of that error from `__getattr__`,
+    so it holds for any class that raises it so; from `__delattr__` it may as well mean the
+    attribute cannot be deleted (a frozen object), so there only a message that says the
+    attribute is absent, raised under a test or a failed deletion (not for every name),
+    gets the way out."""
     site = facts.stored.site
     owner, _, method = site.function.rpartition(".")
     way = _ATTRIBUTE_WAYS.get(method)
@@ -113,6 +125,10 @@ def _missing_attribute(facts: Facts) -> tuple[str, str | None] | None:
     if site.exception != "AttributeError" or not facts.read.params:
         return None
     if facts.stored.public_path() is None or site.message is None:
+        return None
+    if method == "__delattr__" and (not site.conditions or not _ABSENT.search(site.message.text)):
+        # not said to be absent: it may be there and refuse deletion; or raised for every
+        # name (a frozen, sealed object): no attribute is one to delete
         return None
     name = facts.read.params[0]
     printed = next((p for p in site.message.placeholders if p.expr == name), None)

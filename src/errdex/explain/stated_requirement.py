@@ -37,8 +37,8 @@ import re
 from dataclasses import dataclass
 
 from errdex.explain.abstract import subclasses_note
-from errdex.explain.context import Facts
-from errdex.explain.declared_fields import declared_keyword, exported_record
+from errdex.explain.context import Facts, class_in_file
+from errdex.explain.declared_fields import declared_keyword, exported_record, self_assignments
 from errdex.explain.entry_input import names_read
 from errdex.explain.inputs import public_name
 from errdex.explain.kept_first import gives_up_argument
@@ -48,6 +48,7 @@ from errdex.explain.state_gated import users_call
 from errdex.explain.stated_form import named_parameter, shallow_call
 from errdex.explain.user_call import user_call
 from errdex.explain.user_data import arguments_read, callable_by_user, local_sources
+from errdex.extract.shapes import self_attribute
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
 
@@ -94,8 +95,13 @@ _BUILTINS = frozenset(dir(builtins))
 # The case a requirement holds in ("a list when 'multiple' is true"): another argument it
 # names there is the case, not one more argument to give.
 _CASE_TAIL = re.compile(r"\s+(?:when|if|unless|while)\b.*$", re.I)
-# A value a message shows in brackets beside what it names: "rank ({self.rank})"
+# A value a message shows in brackets beside what it names: "rank ({self.rank})"; not one
+# after a word that asks for it ("one of ({names})", "a multiple of ({block})"): that one
+# is what is wanted
 _SHOWN = re.compile(r"\s*\(\{[^{}]+\}\)")
+_ASKS_FOR = re.compile(
+    r"\b(?:of|in|to|by|with|than|from|be|is|are|as|or|and|like|equal|between|within)\s*$", re.I
+)
 # What a value must be that is a bound ("less than 255 characters", "below `n`"): kept so
 _BOUND = re.compile(
     r"^(?:less|fewer|more|greater|smaller|larger|lower|higher|below|above|under|over|"
@@ -133,6 +139,11 @@ class Requirement:
     got: str | None = None
 
 
+def _unshown(clause: str) -> str:
+    """The clause without the values it shows beside names, keeping one that is asked for."""
+    return _SHOWN.sub(lambda m: m[0] if _ASKS_FOR.search(clause, 0, m.start()) else "", clause)
+
+
 def requirements(message: str) -> list[Requirement]:
     """The clauses of a message template that state a requirement, in order."""
     found: list[Requirement] = []
@@ -142,7 +153,7 @@ def requirements(message: str) -> list[Requirement]:
             continue
         # "trainer `rank` ({self.rank}) must be below ...": the value shown beside a name
         # is no part of it, nor of what it must be
-        text = _SHOWN.sub("", clause)
+        text = _unshown(clause)
         match = _MUST.match(text)
         if match is not None:
             verb = match["verb"].lower()
@@ -423,13 +434,43 @@ def _constructor_keyword(subject: str, facts: Facts) -> tuple[str | None, str]:
     read = set(re.findall(r"\bself\.([A-Za-z]\w*)\b(?!\s*\()", facts.held[-1].text))
     keywords: dict[str, str] = {}
     for attribute in sorted(read):
-        keyword = facts.read.init_params.get(attribute) or declared_keyword(
-            facts, owner, attribute, record=True
-        )
+        keyword = facts.read.init_params.get(attribute)
+        if keyword is None or not _checked_as_given(facts, owner, attribute):
+            keyword = declared_keyword(facts, owner, attribute, record=True)
         if keyword is not None:
             keywords[attribute] = keyword
     attribute = named_parameter(subject, tuple(keywords))
     return (keywords[attribute], owner) if attribute is not None else (None, "")
+
+
+def _checked_as_given(facts: Facts, owner: str, attribute: str) -> bool:
+    """Whether the site's check sees `self.<attribute>` as the constructor kept it from its
+    keyword: nothing in the class assigns it but that one `self.x = x`, and the check is the
+    constructor's own or a private method it calls after that assignment. A method nothing
+    runs at construction may see the attribute after other code changed it (`step()`
+    decrements `self.limit` before `_check()`): the keyword is then no way out."""
+    cls = class_in_file(facts, owner)
+    if cls is None or self_assignments(cls, attribute) != 1:
+        return False
+    method = facts.stored.site.function.rpartition(".")[2]
+    if method == "__init__" or not method.startswith("_"):
+        return True  # the constructor's own check, or a method the user calls
+    init = next(
+        (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None
+    )
+    if init is None:
+        return False
+    kept = [
+        n.lineno
+        for n in ast.walk(init)
+        if isinstance(n, ast.Attribute)
+        and isinstance(n.ctx, ast.Store)
+        and self_attribute(n) == attribute
+    ]
+    return bool(kept) and any(
+        isinstance(n, ast.Call) and self_attribute(n.func) == method and n.lineno > kept[0]
+        for n in ast.walk(init)
+    )
 
 
 def _given(function: ast.FunctionDef, params: tuple[str, ...]) -> tuple[str, ...]:

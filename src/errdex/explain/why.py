@@ -25,11 +25,13 @@ from errdex.explain.solutions import solutions
 from errdex.explain.why_outer import helper_def, outer_defs
 from errdex.explain.why_reasons import states_reason, whole_sentences
 from errdex.explain.why_texts import (
+    RAISES_SECTIONS,
     DocUnit,
     comment_before,
     docstring_units,
     has_placeholder,
     logged_beside,
+    raised_names,
     run_spans,
     statements_between,
     trailing_comments,
@@ -108,8 +110,8 @@ _ORDER = re.compile(r"\s(?:<|>|<=|>=)\s")
 _AND = re.compile(r"\s+and\s+")
 _RAISE_WORD = re.compile(r"\braise\b")
 _CALLED = re.compile(r"^(?:self\.)?([A-Za-z_]\w*)\(")
+_QUOTED = re.compile(r"“([^”]+)”")  # what a way out quotes
 _SECTIONS = {"raises": "Raises", "raise": "Raises", "note": "Note", "notes": "Notes"}
-_RAISES_SECTIONS = ("raises", "raise", "exception", "exceptions")
 
 
 @dataclass
@@ -135,9 +137,12 @@ class _Candidate:
     shown: bool = True
 
 
-def why_quotes(facts: Facts, meaning: str) -> list[WhyQuote]:
+def why_quotes(facts: Facts, meaning: str, ways: Sequence[str] = ()) -> list[WhyQuote]:
     """At most `MAX_QUOTES` quotes of the code on the check, most direct first; none that
-    `meaning` (the page's "What it means") already says."""
+    `meaning` (the page's "What it means") already says, nor a docstring's holding a text
+    other than the message that a way out (`ways`: their texts) quotes already (“...”: the
+    docstring's condition of `documented_raises`, not quoted again below it). A log line or
+    a comment a way out quotes stays: its place in the code is said only here."""
     names = _names(facts)
     found: list[_Candidate] = []
     # the site's function as lines of its file: nothing is parsed but a log call's lines
@@ -161,6 +166,15 @@ def why_quotes(facts: Facts, meaning: str) -> list[WhyQuote]:
         found += _returned_none(facts, lines)
     found += _settings(facts, names)
     said = _plain(meaning)
+    # not the message's own words a way out quotes: a text of the code saying them says
+    # more, why they hold ("... must be called before X and Y after all chunks are sent")
+    message = _plain(site.message.text) if site.message is not None else ""
+    quoted = [
+        q
+        for w in ways
+        for q in map(_plain, _QUOTED.findall(w))
+        if len(q.split()) >= _MIN_WORDS and q not in message
+    ]
     kept: list[WhyQuote] = []
     seen: list[str] = []
     taken = 0  # the candidates that passed, shown or not
@@ -172,6 +186,8 @@ def why_quotes(facts: Facts, meaning: str) -> list[WhyQuote]:
         text = _plain(candidate.quote.text)
         if len(text.split()) < _MIN_WORDS or text in said:
             continue
+        if candidate.quote.of.startswith("docstring") and any(q in text for q in quoted):
+            continue  # the docstring's sentence a way out quotes
         if any(text in s or s in text for s in seen):
             continue
         plain = candidate.quote.of.startswith("docstring") and "," not in candidate.quote.of
@@ -218,7 +234,7 @@ def _names(facts: Facts) -> _Names:
         tested=tested,
         said={p for t in [*said, exception or ""] for p in _parts(t)},
         whole=whole,
-        raised=_raised(facts, exception),
+        raised=raised_names(facts, exception),
     )
 
 
@@ -226,13 +242,6 @@ def _tested(conditions: list[ConditionView]) -> tuple[set[str], set[str]]:
     """The word parts and the whole names the conditions write."""
     texts = [t for c in conditions for t in (c.text, c.test)]
     return {p for t in texts for p in _parts(t)}, {w for t in texts for w in _idents(t)}
-
-
-def _raised(facts: Facts, exception: str | None) -> set[str]:
-    info = facts.stored.exception
-    bases = [b.rpartition(".")[2] for b in info.bases] if info is not None else []
-    common = {"Exception", "BaseException", "object", "Warning"}
-    return {n for n in [exception, *bases] if n and n not in common}
 
 
 def _parts(text: str) -> set[str]:
@@ -530,13 +539,13 @@ def _docstring(
     file = of[1] if of else facts.stored.file
     out: list[_Candidate] = []
     for unit in units:
-        if of is not None and unit.section not in _RAISES_SECTIONS:
+        if of is not None and unit.section not in RAISES_SECTIONS:
             continue
         elsewhere = False
         # a paragraph is quoted by the sentence or two of it that speak of the check
         text = _focus(unit.text, names) if unit.name is None else unit.text
         score = _score(text, names)
-        raises = unit.section in _RAISES_SECTIONS
+        raises = unit.section in RAISES_SECTIONS
         if raises:
             if unit.name is None or unit.name.rpartition(".")[2] not in names.raised:
                 continue

@@ -14,6 +14,10 @@ import re
 import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from errdex.explain.context import Facts
 
 # Google-style (`Raises:`) and numpy-style (`Raises` over a line of dashes) section heads
 _HEAD = re.compile(r"^([A-Z][A-Za-z]*(?: [A-Za-z]+)?)::?\s*$")
@@ -400,3 +404,16 @@ def statements_between(
         depth = max(0, depth + sum(map(code.count, "([{")) - sum(map(code.count, ")]}")))
         at += 1
     return count > most
+
+
+# the sections whose entries name an exception and when it is raised
+RAISES_SECTIONS = frozenset({"raises", "raise", "exception", "exceptions"})
+
+
+def raised_names(facts: Facts, exception: str | None) -> set[str]:
+    """The last names a docstring may give the exception raised: its own and its bases'
+    (not the common roots, which every exception has)."""
+    info = facts.stored.exception
+    bases = [b.rpartition(".")[2] for b in info.bases] if info is not None else []
+    common = {"Exception", "BaseException", "object", "Warning"}
+    return {n for n in [exception, *bases] if n and n not in common}
