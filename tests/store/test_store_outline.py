@@ -1,4 +1,5 @@
-"""A stored file's outline (the lines its top-level statements start on) comes back with it."""
+"""A stored file's outline (the lines its top-level statements start on) comes back with it;
+the kept files of a folder are listed."""
 
 from __future__ import annotations
 
@@ -41,3 +42,13 @@ def test_packed_outlines_read_back() -> None:
     assert unpack_outline(None) is None
     assert unpack_outline(b"") is None
     assert unpack_outline(b"\xc1") is None  # unreadable
+
+
+def test_the_kept_files_of_a_folder_are_listed(store: Store) -> None:
+    store.write_version(version_info("1.0"), SITES, FILES)
+    [version] = store.versions(PROJECT)
+
+    # the files holding sites, right in the folder: not one not kept, nor another folder's
+    assert store.kept_paths(version.id, "demo/") == ("demo/config.py", "demo/engine.py")
+    assert store.kept_paths(version.id, "dem/") == ()
+    assert store.kept_paths(version.id, "") == ()

@@ -134,6 +134,8 @@ def _build_page(
     facts.top_init = lambda: store.file_text(chosen.version_id, top_init_file(chosen))
     facts.imported_class = lambda name: imported_class(store, facts, name)
     facts.file_text = lambda file: store.file_text(chosen.version_id, file)
+    folder = chosen.file.rpartition("/")[0]
+    facts.folder_paths = lambda: store.kept_paths(chosen.version_id, folder + "/" if folder else "")
     facts.bindings = without_loop_rebound(facts)
     facts.outline_of = lambda: store.file_outline(chosen.version_id, chosen.file)
     facts.class_hook = class_hook(facts, lambda file: store.file_text(chosen.version_id, file))

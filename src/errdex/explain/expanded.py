@@ -58,6 +58,39 @@ def _expanded_text(text: str, facts: Facts) -> str:
         return text
 
 
+def assigned_once(condition: ConditionView, function: ast.FunctionDef) -> ConditionView:
+    """The condition with each name the function assigns once, before the test's line, as
+    a plain `name = ...` (inside a `try` too, where the extraction keeps no local), replaced
+    by what it was assigned: `not match` becomes `not (A.match(v) or B.match(v))`."""
+    tree = parse_expression(condition.text)
+    if tree is None:
+        return condition
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    stored: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in read:
+            stored.setdefault(node.id, []).append(node)
+    values: dict[str, ast.expr] = {}
+    for node in ast.walk(function):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        target = node.targets[0]
+        if (
+            isinstance(target, ast.Name)
+            and stored.get(target.id) == [target]
+            and node.lineno < condition.line
+        ):
+            values[target.id] = node.value
+    params = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    if not values or params & values.keys():
+        return condition  # a parameter assigned anew: the test may read either value
+    try:
+        text = ast.unparse(_Inline(values).visit(copy.deepcopy(tree)))
+    except (ValueError, RecursionError):
+        return condition
+    return condition if text == condition.text else replace(condition, text=text, plain=None)
+
+
 def deep_expanded(text: str, facts: Facts) -> str:
     """The condition's text with its locals replaced by what they were assigned, and the
     locals those read in turn (`extra = params.extra_args`, then `read_only =

@@ -62,6 +62,8 @@ def more_shapes(
             )
     if negative and isinstance(inner, ast.Call):
         return _pattern(inner, described, patterns) or _predicate(inner, described)
+    if negative and isinstance(inner, ast.BoolOp) and isinstance(inner.op, ast.Or):
+        return _any_pattern(inner, described, patterns)
     if not negative and isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Mod):
         # `if n % BLOCK:` is `n % BLOCK != 0`
         zero = ast.Compare(left=inner, ops=[ast.NotEq()], comparators=[ast.Constant(0)])
@@ -254,6 +256,27 @@ def _pattern(call: ast.Call, described: dict[str, str], patterns: dict[str, str]
     return Instead(f"Pass {target} in a form the pattern {shown} {verb}.")
 
 
+def _any_pattern(
+    node: ast.BoolOp, described: dict[str, str], patterns: dict[str, str]
+) -> Instead | None:
+    """`not (A.match(x) or B.match(x))`: a form one of the patterns accepts, each shown."""
+    found = [
+        _pattern(p, described, patterns) if isinstance(p, ast.Call) else None for p in node.values
+    ]
+    texts = [f.text for f in found if f is not None]
+    if len(texts) != len(node.values):
+        return None
+    lead = texts[0].partition(" in a form the pattern ")[0]
+    if not all(t.startswith(f"{lead} in a form the pattern ") for t in texts):
+        return None  # the parts test different values
+    forms = [t.removeprefix(f"{lead} in a form the pattern ").removesuffix(".") for t in texts]
+    return Instead(
+        f"{lead} in a form one of these accepts: the pattern "
+        + ", or the pattern ".join(forms)
+        + "."
+    )
+
+
 def _pattern_source(node: ast.expr, patterns: dict[str, str]) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return _shown(node.value)
@@ -269,18 +292,50 @@ def _shown(pattern: str) -> str:
 
 
 def module_patterns(tree: ast.Module | None) -> dict[str, str]:
-    """The module's compiled patterns: `NAME = re.compile(r"...")` → its text."""
+    """The module's compiled patterns: `NAME = re.compile(r"...")` → its text; the pattern
+    may be a string the module binds before (`re.compile(time_expr)`) or an f-string of
+    such strings (`re.compile(f"{date_expr}[T ]{time_expr}")`)."""
     found: dict[str, str] = {}
+    strings: dict[str, str] = {}  # the module's strings bound before, by name
     for statement in tree.body if tree is not None else []:
         if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
             continue
         target, value = statement.targets[0], statement.value
-        if not (isinstance(target, ast.Name) and isinstance(value, ast.Call)):
+        if not isinstance(target, ast.Name):
+            continue
+        text = _module_string(value, strings)
+        if text is not None:
+            strings[target.id] = text
+            continue
+        strings.pop(target.id, None)
+        if not isinstance(value, ast.Call):
             continue
         func = value.func
         compiled = isinstance(func, ast.Attribute) and func.attr == "compile"
         if compiled and dotted_name(func) == "re.compile" and value.args:
-            first = value.args[0]
-            if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                found[target.id] = first.value
+            pattern = _module_string(value.args[0], strings)
+            if pattern is not None:
+                found[target.id] = pattern
     return found
+
+
+def _module_string(node: ast.expr, strings: dict[str, str]) -> str | None:
+    """A string literal, a name of one the module bound before, or an f-string of those
+    alone (no conversion, no format spec); else None."""
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if isinstance(node, ast.Name):
+        return strings.get(node.id)
+    if not isinstance(node, ast.JoinedStr):
+        return None
+    parts: list[str] = []
+    for part in node.values:
+        if isinstance(part, ast.FormattedValue):
+            if part.conversion != -1 or part.format_spec is not None:
+                return None
+            part = part.value
+        text = _module_string(part, strings) if isinstance(part, ast.Constant | ast.Name) else None
+        if text is None:
+            return None
+        parts.append(text)
+    return "".join(parts)

@@ -29,12 +29,13 @@ _KEPT = frozenset(
         "projects",
         "public_path_of",
         "defined_names",
+        "kept_paths",
     }
 )
 
 
 # the reads whose answers only a write changes: kept across pages
-_CATALOG = frozenset({"versions", "projects", "defined_names"})
+_CATALOG = frozenset({"versions", "projects", "defined_names", "kept_paths"})
 _MOST_KEPT = 256
 
 

@@ -49,6 +49,7 @@ from errdex.explain.declared_config import config_solution
 from errdex.explain.decorated import decorated_solution
 from errdex.explain.deprecation import replacement_first
 from errdex.explain.documented_raises import documented_raise_solution
+from errdex.explain.entry_input import roots
 from errdex.explain.env_assigned import env_assigned_solution
 from errdex.explain.env_members import member_action
 from errdex.explain.environment import (
@@ -484,7 +485,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
     if not tried_failed and not network_solutions(facts):
-        _add_failed_call(found, facts, advised)
+        _add_failed_call(found, facts, advised, checked is not None)
     found.message_first(*advised_settings(facts))
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
@@ -575,14 +576,19 @@ def _with_gated_paths(kept: list[Solution], facts: Facts) -> list[Solution]:
     return [*kept[:at], *extra, *kept[at:]]
 
 
-def _add_failed_call(found: _Collector, facts: Facts, advised: bool) -> None:
+def _add_failed_call(found: _Collector, facts: Facts, advised: bool, data_said: bool) -> None:
     """What the `try` around a raise under `except` did that failed (`failed_call.py`),
     unless a way out says it already (names the call: `int(v)` of "a value that `int(v)`
     accepts"); what the failed call's error names, for a raise of another class `from` it,
-    only when nothing else is offered (its own message and class say more)."""
+    only when nothing else is offered (its own message and class say more). Where the
+    validator rule said the field's value (`data_said`), a call on the validator's value
+    is said by it: that value is no argument a user passes."""
     others = [i.solution.text for i in found.items if not hides_only(i.solution)]
+    value = validated(facts) if data_said else None
     for solution, rank, alone, call in failed_call_solutions(facts, advised):
         if any(f"`{call}`" in text for text in others) or (alone and others):
+            continue
+        if value is not None and value.value in roots(call):
             continue
         found.add(solution, rank=rank)
 

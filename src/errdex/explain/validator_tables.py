@@ -20,6 +20,10 @@ from errdex.extract.conditions import dotted_name
 # Words of a table's or a lookup's name (or the function's own) that say it validates data.
 _VALIDATING = re.compile(r"valid|pars|conver|coerc", re.IGNORECASE)
 _MAX_TYPES = 3
+# The modules of a folder read for a table of another module's function: those named for
+# validating (`validators.py`, `_parsers.py`, `conversion.py`), not every sibling (a folder
+# may hold hundreds of modules, and a page is built in milliseconds).
+_TABLE_MODULE = re.compile(r"_?(?:valid|pars|conver|coerc)", re.IGNORECASE)
 # A table or lookup longer than this is read as no validating one.
 _MAX_LINES = 150
 # Lines that carry on a top-level statement at the left margin.
@@ -28,13 +32,58 @@ _GOES_ON = ("else", "elif", "except", "finally")
 
 def handed_on(facts: Facts, name: str) -> str | None:
     """The words for the fields a module-level function validates ("a field declared as
-    `date`", "the field") when its module hands it on by name from a validating table or
-    lookup, or None."""
-    text = facts.source_text or ""
+    `date`", "the field") when its module, or a module of its folder that imports it by
+    name (`from .datetime_parse import parse_date`), hands it on by name from a validating
+    table or lookup, or None."""
+    own = _VALIDATING.search(name) is not None
+    found, types = _listed(facts.source_text or "", name, own)
+    if not found and own and not name.startswith("_"):
+        # read in the module's siblings only for a function named to validate: a table of
+        # another module pairs it with a type as one of its own does
+        for text in _importers(facts, name):
+            more, listed = _listed(text, name, own)
+            found = found or more
+            types += [t for t in listed if t not in types]
+    if not found:
+        return None
+    if not types or len(types) > _MAX_TYPES:
+        return "the field"  # yielded by a lookup, or paired with many types
+    return "a field declared as " + " or ".join(code(t) for t in types)
+
+
+def _importers(facts: Facts, name: str) -> list[str]:
+    """The texts of the modules of the site's folder named for validating that import the
+    function by name from its module (`from .module import a, name`)."""
+    if facts.folder_paths is None or facts.file_text is None:
+        return []
+    own = facts.stored.file
+    module = own.rpartition("/")[2].removesuffix(".py")
+    if module == "__init__":
+        return []  # a package's own names are imported from its folder's name
+    imports = re.compile(
+        rf"^from +[\w.]*?\b{re.escape(module)} +import +(?:\([^)]*\)|[^\n]*)",
+        re.MULTILINE,
+    )
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    texts = []
+    for path in facts.folder_paths():
+        stem = path.rpartition("/")[2].removesuffix(".py")
+        if path == own or not path.endswith(".py") or not _TABLE_MODULE.match(stem):
+            continue
+        text = facts.file_text(path)
+        if text is None or name not in text:
+            continue
+        if any(word.search(m.group(0)) for m in imports.finditer(text)):
+            texts.append(text)
+    return texts
+
+
+def _listed(text: str, name: str, own: bool) -> tuple[bool, list[str]]:
+    """Whether a module's validating table or lookup (read in its text) hands the function
+    on by name, and the types it pairs it with."""
     # read in the text first: most functions are never named outside a call or their `def`
     types: list[str] = []
     found = False
-    own = _VALIDATING.search(name) is not None
     for statement in _statements_at(text, name, None if own else _VALIDATING):
         holder = _holder(statement)
         if holder is None or not (own or _VALIDATING.search(holder)):
@@ -63,11 +112,7 @@ def handed_on(facts: Facts, name: str) -> str | None:
                 found = True
                 if kind not in types:
                     types.append(kind)
-    if not found:
-        return None
-    if not types or len(types) > _MAX_TYPES:
-        return "the field"  # yielded by a lookup, or paired with many types
-    return "a field declared as " + " or ".join(code(t) for t in types)
+    return found, types
 
 
 def _statements_at(text: str, name: str, named: re.Pattern[str] | None) -> list[ast.stmt]:

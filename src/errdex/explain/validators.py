@@ -19,21 +19,23 @@ from dataclasses import dataclass
 
 from errdex.ast_walk import walk
 from errdex.explain.advice import python_literal
+from errdex.explain.call_binding import given_argument
 from errdex.explain.context import (
     CONTEXT_KINDS,
     Facts,
     class_around,
     decorators_above,
+    function_at,
     function_span,
     lines_of,
 )
-from errdex.explain.expanded import expanded
+from errdex.explain.expanded import assigned_once, expanded
 from errdex.explain.input_nodes import free_names
 from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import what_to_pass
 from errdex.explain.literal_members import with_members
 from errdex.explain.page import ConditionView, Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import code, listed
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import FieldValue, failed_call
 from errdex.explain.validator_parts import (
@@ -55,6 +57,15 @@ _TYPE_HOOKS = frozenset({"__get_validators__", "__get_pydantic_core_schema__"})
 _SUBJECT = "\x00"
 # Types a value of plain data (a JSON document, a form, a config file) can have.
 _PLAIN = frozenset({"str", "int", "float", "bool", "list", "dict"})
+# "invalid type; expected date, string, bytes, int or float": a list of two types or more
+# (the last after "or"), up to the sentence's end or what the value was instead.
+_EXPECTED = re.compile(
+    r"\btype\b[^.]*?\bexpected:? (?P<kinds>[^;.,]+(?:, [^;.,]+)* or [^;.,]+?)"
+    r"(?=$|[;.]|,? (?:got|but|received|not)\b)",
+    re.IGNORECASE,
+)
+# The validators calling one helper on their value, past which it is no field's helper.
+_MAX_HELPER_CALLERS = 3
 # A validator's parameters the framework hands it beside the value: no constraint of the field.
 _CONTEXT = frozenset({"field", "config", "values", "info", "handler", "model"})
 # How the input rules' words read after "give the field a value".
@@ -77,6 +88,9 @@ class Validated:
     others: tuple[str, ...]  # the validator's other parameters: the field's constraints
     request: bool = False  # a field of a request's body (a model named `...Request`)
     owner: str | None = None  # the type a field is declared as, whose method it is
+    # the validators of its module that call it on their value as it came (a helper of
+    # theirs: `parse_date` calls `get_numeric(value, "date")`); none: it is one itself
+    through: tuple[str, ...] = ()
 
 
 def validated(facts: Facts) -> Validated | None:
@@ -99,7 +113,7 @@ def _validated(facts: Facts) -> Validated | None:
     named = not owner and _named_validator(name)
     listed = None if owner else handed_on(facts, name)
     if fields is None and not hooked and not named and listed is None:
-        return None
+        return None if owner else _helper_of_validators(facts)
     function = facts.site_function()
     if function is None:
         return None
@@ -126,6 +140,70 @@ def _validated(facts: Facts) -> Validated | None:
     return None
 
 
+def _helper_of_validators(facts: Facts) -> Validated | None:
+    """The site's module-level function as a helper every caller of which is a validator of
+    its module (`handed_on`) that calls it on its own value as it came (not rebound
+    before the call): the value is then the field's, one step up."""
+    callers = [c for c in facts.callers if c.depth == 1]
+    own = facts.stored.file
+    if not callers or len(callers) > _MAX_HELPER_CALLERS:
+        return None
+    if any(c.file != own or "." in c.function for c in callers):
+        return None  # a method's helper, or one called from another module
+    # which validator each caller is, read in the text before any function is parsed
+    fields = [handed_on(facts, c.function) for c in callers]
+    function = facts.site_function() if all(fields) else None
+    params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]] if function else []
+    if not params:
+        return None
+    text = facts.source_text or ""
+    for caller in callers:
+        outer = function_at(text, caller.function, caller.line)
+        if outer is None or not outer.args.args:
+            return None
+        value = outer.args.args[0].arg
+        if not _given_as_it_came(outer, caller.line, facts.stored.site.function, params[0], value):
+            return None
+    through = tuple(c.function for c in callers)
+    declared = "a field declared as "
+    if not all(f is not None and f.startswith(declared) for f in fields):
+        return Validated(params[0], "the field", (), through=through)
+    types = list(dict.fromkeys(t for f in fields if f for t in f[len(declared) :].split(" or ")))
+    words = declared + " or ".join(types) if len(types) <= _MAX_HELPER_CALLERS else "the field"
+    return Validated(params[0], words, (), through=through)
+
+
+def _given_as_it_came(outer: ast.FunctionDef, line: int, name: str, param: str, value: str) -> bool:
+    """Whether `outer`'s calls of `name` at `line` give `param` its own first parameter
+    `value`, not assigned anew before that line."""
+    calls = [
+        n
+        for n in walk(outer)
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Name)
+        and n.func.id == name
+        and n.lineno <= line <= (n.end_lineno or n.lineno)
+    ]
+    if not calls:
+        return False
+    for call in calls:
+        given = given_argument(call, param, 0)
+        if not (isinstance(given, ast.Name) and given.id == value):
+            return False
+    return not _assigned_before(outer, value, line)
+
+
+def _assigned_before(function: ast.FunctionDef, name: str, line: int) -> bool:
+    """Whether the function assigns `name` anew on a line before `line`."""
+    return any(
+        isinstance(n, ast.Name)
+        and n.id == name
+        and isinstance(n.ctx, ast.Store)
+        and n.lineno < line
+        for n in walk(function)
+    )
+
+
 def where_given(found: Validated) -> str:
     """Where the user gives the value a validator checks."""
     if found.request:
@@ -142,11 +220,16 @@ def field_value(facts: Facts) -> FieldValue | None:
 def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> Solution | None:
     """ "Give the field a value that is a multiple of the field's `multiple_of` ...", or None."""
     site = facts.stored.site
-    if site.kind != SiteKind.RAISE:
+    if site.kind not in (SiteKind.RAISE, SiteKind.HELPER):
         return None
     found = validated(facts)
     if found is None:
         return None
+    kinds = _expected_kinds(site.message.text if site.message is not None else "")
+    if kinds is not None and not _reads(facts.conditions, found.value):
+        kinds = None  # a message of another value's type
+    if site.kind == SiteKind.HELPER and (kinds is None or not _hands_value(facts, found.value)):
+        return None  # a helper's other checks are of its own parameters
     if any(k.kind == KnobKind.FLAG and k.behind == found.value for k in facts.knobs):
         return None  # a flag's value: the flag rules say it as the flag
     constants = {b.name: b.value for b in facts.bindings if b.origin == "constant"}
@@ -161,17 +244,26 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
         for c in open_conditions
         if c.kind not in CONTEXT_KINDS and c.kind != ConditionKind.EARLY_EXIT
     ]
-    callee = code(site.function)
+    runs = _runs(found, code(site.function))
     where = where_given(found)
+    if kinds is not None:
+        # the types the message lists are what the validator takes, said whole, where a
+        # test says only some of them (`not isinstance(value, (int, float))`)
+        return Solution(
+            text=(
+                f"{where}, give {found.field} a value of a type the message expects: {kinds}. "
+                f"{runs}: the check is of your data, not of a call in your code."
+            ),
+            kind="input",
+        )
     function = facts.site_function()
     failed = failed_call(facts, function, [found.value]) if function is not None else None
     if failed is not None and failed[1] == found.value:
         return Solution(
             text=(
                 f"{where}, give {found.field} a value that {code(failed[0])} accepts: it "
-                f"failed on the value given, and this error is raised in its place. {callee} "
-                "is a validator the framework runs on that value: the check is of your data, "
-                "not of a call in your code."
+                f"failed on the value given, and this error is raised in its place. {runs}: "
+                "the check is of your data, not of a call in your code."
             ),
             kind="input",
         )
@@ -195,6 +287,8 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
         said = _said(condition, found, constants, facts)
         if said is None:  # `mode_name not in ...` where `mode_name = value.upper()`
             said = _said(expanded(condition, facts), found, constants, facts)
+        if said is None and function is not None:  # a local a `try` assigns: `match`
+            said = _said(assigned_once(condition, function), found, constants, facts)
         if said is None:  # `not in CompilationMode.__members__`: the names the enum lists
             wide = with_members(expanded(condition, facts), facts)
             said = _said(wide, found, constants, facts)
@@ -203,14 +297,47 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
         if said is not None:
             return Solution(
                 text=(
-                    f"{where}, give {found.field} a value{said}. "
-                    f"{callee} is a validator the framework runs on that value: the check "
+                    f"{where}, give {found.field} a value{said}. {runs}: the check "
                     f"is of your data, not of a call in your code.{config_limit(said)}"
                 ),
                 condition=condition.text,
                 kind="input",
             )
     return None
+
+
+def _reads(conditions: Sequence[ConditionView], value: str) -> bool:
+    """Whether a condition on the path reads the value."""
+    word = re.compile(rf"\b{re.escape(value)}\b")
+    return any(word.search(c.text) for c in conditions)
+
+
+def _hands_value(facts: Facts, value: str) -> bool:
+    """Whether the helper call at the site's line gives it the validated value first, as it
+    came (`number = get_numeric(value, "date")`: not assigned anew before)."""
+    lines = lines_of(facts.source_text or "")
+    line = facts.stored.site.line
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    if re.search(rf"\w\(\s*{re.escape(value)}\s*[,)]", text) is None:
+        return False
+    function = facts.site_function()
+    return function is not None and not _assigned_before(function, value, line)
+
+
+def _runs(found: Validated, callee: str) -> str:
+    """How the framework runs the site's function on the value."""
+    if not found.through:
+        return f"{callee} is a validator the framework runs on that value"
+    validators = listed([code(f) for f in found.through], "or")
+    plural = "validators" if len(found.through) > 1 else "a validator"
+    return f"{callee} runs on that value inside {validators}, {plural} the framework runs"
+
+
+def _expected_kinds(message: str) -> str | None:
+    """The types a message about a value's type lists as expected ("invalid type; expected
+    date, string, bytes, int or float": "date, string, bytes, int or float"), or None."""
+    found = _EXPECTED.search(message)
+    return found.group("kinds") if found is not None else None
 
 
 def _with_other_shortcuts(

@@ -183,6 +183,12 @@ class Store(abc.ABC):
         older errdex stored, a store that keeps none)."""
         return None
 
+    def kept_paths(self, version_id: int, folder: str) -> tuple[str, ...]:
+        """The paths of a version's kept files (those holding sites) right in `folder`
+        (`pkg/sub/`, with its slash; not in a folder under it), sorted; none from a store
+        that cannot say."""
+        return ()
+
     @abc.abstractmethod
     def search_candidates(
         self,

@@ -304,6 +304,16 @@ class SqlStore(Store):
             return None
         return stored_text(bytes(row[0]))
 
+    def kept_paths(self, version_id: int, folder: str) -> tuple[str, ...]:
+        # compared as a prefix, not as a range: a collation may order `/` apart
+        with self._guard() as conn:
+            rows = conn.execute(
+                "SELECT path FROM files WHERE version_id = ? AND substr(path, 1, ?) = ?"
+                " ORDER BY path",
+                (version_id, len(folder), folder),
+            ).fetchall()
+        return tuple(p for (p,) in rows if "/" not in p[len(folder) :])
+
     def file_outline(self, version_id: int, path: str) -> tuple[int, ...] | None:
         with self._guard() as conn:
             row = conn.execute(
