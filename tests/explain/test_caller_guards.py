@@ -232,3 +232,21 @@ def test_a_permission_switch_the_check_runs_without_is_turned_on(tmp_path: Path)
             "Allow the draft and target models to use different vocabularies."
         ), page.why
         assert page.why[0].of.startswith("doc of `allow_mixed_vocab` in `--draft-config`")
+
+
+def test_an_attribute_no_field_declares_is_not_kept_in_the_json(tmp_path: Path) -> None:
+    # `self._kind` is set in `__post_init__`, no key of the flag's object: the JSON would
+    # refuse it
+    config = DRAFT_CONFIG.replace('if self.method == "draft"', 'if self._kind == "draft"')
+    config = config.replace(
+        "        def __post_init__(self):\n",
+        "        def __post_init__(self):\n            self._kind = self.method\n",
+    )
+    assert "self._kind = self.method" in config
+    files = {**SERVE_CLI, "eng/config.py": config, "eng/args.py": DRAFT_ARGS}
+    for store in indexed_package(tmp_path, "eng", files):
+        page = page_with_message(store, "eng", "the draft and target vocabularies")
+        assert page.example_fix is not None
+        assert page.example_fix.after == (
+            """eng serve MODEL_TAG --draft-config '{"allow_mixed_vocab": true}'"""
+        )

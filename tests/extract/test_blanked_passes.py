@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from errdex.extract import extract_file
+from errdex.extract import blanked_passes, extract_file
 from errdex.extract.skeleton import build_skeleton
 from samples import QUIET_FUNCTIONS
 
@@ -71,3 +71,109 @@ def test_a_keyword_of_a_nested_call_or_in_a_string_is_not_the_calls() -> None:
 def test_a_keyword_right_after_the_parenthesis_is_read() -> None:
     first = MODEL.replace("                    config.audio,\n", "")
     assert _passes(first) == _passes(MODEL)
+
+
+def _tail_passes(tail: str) -> tuple[tuple[str, str, int], ...]:
+    """The keywords of `AudioEncoder(...)` in a blanked body that binds `model_path` once to
+    a chain and then runs `tail`."""
+    head = textwrap.dedent(
+        """
+        from pkg.encoder import AudioEncoder
+
+
+        class OmniModel:
+            def __init__(self, *, vllm_config):
+                model_path = vllm_config.model_config.model
+        """
+    )
+    return _passes(QUIET_FUNCTIONS + head + textwrap.indent(textwrap.dedent(tail), " " * 8))
+
+
+def test_a_local_bound_again_anywhere_in_the_body_gives_nothing() -> None:
+    plain = "self.enc = AudioEncoder(model_path=model_path)\n"
+    assert _tail_passes(plain) == (("model_path", "vllm_config.model_config.model", -1),)
+    rebound = [
+        # after the call, in the loop around it: the next turn passes the other value
+        """
+        for part in vllm_config.parts:
+            self.enc = AudioEncoder(model_path=model_path)
+            model_path = part.path
+        """,
+        # a comprehension's target, on the call's own line or the next
+        "encs = [AudioEncoder(model_path=model_path) for model_path in vllm_config.paths]\n",
+        """
+        encs = [
+            AudioEncoder(model_path=model_path)
+            for model_path in vllm_config.paths
+        ]
+        """,
+        # a parameter of the nested function the call is in
+        """
+        def make(model_path):
+            return AudioEncoder(model_path=model_path)
+        """,
+        # bound after the closure that calls is made
+        """
+        def make():
+            return AudioEncoder(model_path=model_path)
+        model_path = vllm_config.other_path
+        """,
+        # an import binds it too
+        "from pkg.paths import model_path\n" + plain,
+    ]
+    for tail in rebound:
+        assert _tail_passes(tail) == (), tail
+
+
+def test_a_keyword_in_a_comment_or_given_twice_is_not_read() -> None:
+    commented = """
+        self.enc = AudioEncoder(
+            # was: a, dtype=vllm_config.old_dtype,
+            vllm_config,
+        )
+        """
+    assert _tail_passes(commented) == ()
+    twice = "self.enc = AudioEncoder(dtype=vllm_config.a, dtype=vllm_config.b)\n"
+    assert _tail_passes(twice) == ()
+
+
+def test_a_local_given_to_several_calls_is_given_to_each() -> None:
+    # another call's keywords (`model_path=model_path, prefix=...`) bind nothing
+    source = QUIET_FUNCTIONS + textwrap.dedent(
+        """
+        from pkg.encoder import AudioEncoder
+
+
+        class OmniModel:
+            def __init__(self, *, vllm_config):
+                model_path = vllm_config.model_config.model
+                self.enc = AudioEncoder(model_path=model_path, prefix="a")
+                self.dec = AudioEncoder(model_path=model_path, prefix="b")
+        """
+    )
+    facts = extract_file("pkg/model.py", source.encode())
+    given = [c.passes for c in facts.call_sites if c.callee == "AudioEncoder"]
+    assert given == [(("model_path", "vllm_config.model_config.model", -1),)] * 2
+
+
+def test_a_bodys_names_are_read_once_for_all_its_calls(monkeypatch) -> None:
+    # a long body with a call per line costs one pass over it, not one per call
+    made: list[int] = []
+    real = blanked_passes.BodyNames.__init__
+
+    def counted(self: blanked_passes.BodyNames, text: str, body: int, end: int) -> None:
+        made.append(body)
+        real(self, text, body, end)
+
+    monkeypatch.setattr(blanked_passes.BodyNames, "__init__", counted)
+    tail = "".join(f"self.enc{i} = AudioEncoder(model_path=model_path)\n" for i in range(50))
+    source = (
+        QUIET_FUNCTIONS
+        + "from pkg.encoder import AudioEncoder\n\n\ndef build(vllm_config):\n"
+        + "    model_path = vllm_config.model_config.model\n"
+        + textwrap.indent(tail, "    ")
+    )
+    facts = extract_file("pkg/model.py", source.encode())
+    given = [c.passes for c in facts.call_sites if c.callee == "AudioEncoder"]
+    assert given == [(("model_path", "vllm_config.model_config.model", -1),)] * 50
+    assert len(made) == 1

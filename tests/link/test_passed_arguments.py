@@ -252,3 +252,13 @@ def test_a_path_computed_otherwise_from_the_folder_links_nothing() -> None:
     )
     computed = link(files)[TOKENIZER_MISSING].knobs
     assert computed == () != link(MODEL_FOLDER)[TOKENIZER_MISSING].knobs
+
+
+def test_a_path_joined_outside_the_folder_links_nothing() -> None:
+    # `os.path.join(model_path, "/opt/tok")` is `/opt/tok`: the folder is dropped; `..`
+    # looks beside the folder, not in it
+    for part in ('"/opt/audio_tokenizer"', '"..", "audio_tokenizer"', '"../audio_tokenizer"'):
+        files = dict(MODEL_FOLDER)
+        files["eng/encoder.py"] = files["eng/encoder.py"].replace('"audio_tokenizer"', part)
+        assert part in files["eng/encoder.py"]
+        assert link(files)[TOKENIZER_MISSING].knobs == (), part

@@ -241,3 +241,53 @@ def test_a_permission_switch_held_off_is_a_gate() -> None:
     # nor is a permission that is on when left out
     on = DRAFT_CONFIG.replace("allow_mixed_vocab: bool = False", "allow_mixed_vocab: bool = True")
     assert vocab_site(on).gates == ()
+
+
+ALLOW_ENVS = """
+    import os
+    from typing import TYPE_CHECKING
+
+    if TYPE_CHECKING:
+        ENG_ALLOW_REMOTE: bool = False
+        ENG_ALLOWED_HOSTS: str = ""
+
+    environment_variables = {
+        "ENG_ALLOW_REMOTE": lambda: bool(int(os.getenv("ENG_ALLOW_REMOTE", "0"))),
+        "ENG_ALLOWED_HOSTS": lambda: os.getenv("ENG_ALLOWED_HOSTS", ""),
+    }
+
+    def __getattr__(name):
+        return environment_variables[name]()
+    """
+
+SERVE_HOST = """
+    import eng.envs as envs
+
+    def serve(host):
+        if not envs.ENG_ALLOW_REMOTE:
+            _check_host(host)
+        return host
+
+    def _check_host(host):
+        if host != "localhost":
+            raise ValueError("remote host refused")
+    """
+
+
+def host_gates(envs: str, serve: str = SERVE_HOST) -> list[str]:
+    files = {"eng/__init__.py": "", "eng/envs.py": envs, "eng/serve.py": serve}
+    (site,) = [s for s in link(files) if "remote" in str(s.site.message)]
+    return [g.function for g in site.gates]
+
+
+def test_a_variable_on_by_default_or_holding_a_value_is_no_permission() -> None:
+    assert host_gates(ALLOW_ENVS) == ["serve"]
+    # on when left out, however the default is written
+    for default in ('default="1"', "1", '"true"'):
+        envs = ALLOW_ENVS.replace(
+            'os.getenv("ENG_ALLOW_REMOTE", "0")', f'os.getenv("ENG_ALLOW_REMOTE", {default})'
+        )
+        assert default in envs
+        assert host_gates(envs) == [], default
+    # a value (the hosts allowed), no yes/no switch: nothing to turn on
+    assert host_gates(ALLOW_ENVS, SERVE_HOST.replace("ENG_ALLOW_REMOTE", "ENG_ALLOWED_HOSTS")) == []

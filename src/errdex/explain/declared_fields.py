@@ -27,6 +27,7 @@ from errdex.extract.shapes import self_attribute, tested_absent
 from errdex.facts import KnobKind
 
 __all__ = [
+    "declared_fields",
     "declared_keyword",
     "declared_required",
     "exported_record",
@@ -161,7 +162,9 @@ def declared_required(facts: Facts, owner: str) -> tuple[str, ...] | None:
     if cls is None or not _fields_class(cls) or _other_bases(cls):
         return None
     needed = _needed(cls)
-    return tuple(n for n, has_default in _fields(cls).items() if not has_default or n in needed)
+    return tuple(
+        n for n, has_default in declared_fields(cls).items() if not has_default or n in needed
+    )
 
 
 def _needed(cls: ast.ClassDef) -> set[str]:
@@ -216,7 +219,7 @@ def _last_name(node: ast.expr) -> str | None:
     return node.attr if isinstance(node, ast.Attribute) else None
 
 
-def _fields(cls: ast.ClassDef) -> dict[str, bool]:
+def declared_fields(cls: ast.ClassDef) -> dict[str, bool]:
     """The class's own fields the call takes → whether each has a default: annotated
     names, not `ClassVar`, not `field(init=False)`, not private."""
     out: dict[str, bool] = {}
@@ -241,7 +244,7 @@ def _record_fields(facts: Facts, cls: ast.ClassDef, attribute: str) -> dict[str,
     derives from (in its file, or imported by name from another module of the package:
     `M2NTrainerInitInfo(TrainerInitInfo)` takes `TrainerInitInfo`'s `rank`), up to
     `_MAX_BASES` classes up, where none of them assigns `self.<attribute>` itself."""
-    fields = _fields(cls)
+    fields = declared_fields(cls)
     current = cls
     for _ in range(_MAX_BASES):
         if attribute in fields or len(current.bases) != 1:
@@ -250,7 +253,7 @@ def _record_fields(facts: Facts, cls: ast.ClassDef, attribute: str) -> dict[str,
         base = _base_class(facts, named.id) if isinstance(named, ast.Name) else None
         if base is None or not _fields_class(base) or self_assignments(base, attribute):
             break
-        fields = {**_fields(base), **fields}
+        fields = {**declared_fields(base), **fields}
         current = base
     return fields
 

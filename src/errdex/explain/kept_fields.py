@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from errdex.explain.class_attributes import is_not_none
 from errdex.explain.context import Facts
+from errdex.explain.declared_fields import declared_fields
 from errdex.explain.input_nodes import part_views
 from errdex.explain.json_before import YES_NO_DEFAULTS
 from errdex.explain.knob_actions import KnobAction
@@ -51,7 +52,9 @@ def with_kept_fields(action: KnobAction, condition: ConditionView, facts: Facts)
         return action
     roots = {k.behind for k in facts.knobs if k.name == action.knob and k.behind}
     roots |= {b.name for b in facts.bindings if b.value in roots}  # `spec = self.spec`
-    roots |= _own_object(action.knob, facts)
+    declared = _own_object(action.knob, facts)
+    if declared:
+        roots.add("self")
     # a local holding a field as it is (`output_format = self.proton_output_format`)
     held_in = {
         b.name: b.value
@@ -62,7 +65,7 @@ def with_kept_fields(action: KnobAction, condition: ConditionView, facts: Facts)
     for other in facts.conditions:
         if other is condition and not _joined(condition):
             continue  # the condition the action changes: its part is the fix's own
-        for found in _held_equal(other, roots, held_in):
+        for found in _held_equal(other, roots, held_in, declared):
             if found[0] not in value:
                 kept.setdefault(found[0], found[1])
     equal = dict(kept)
@@ -158,21 +161,23 @@ def _joined(condition: ConditionView) -> bool:
     return condition.holds and node is not None and len(and_parts(node)) > 1
 
 
-def _own_object(flag: str, facts: Facts) -> set[str]:
-    """`self` when a knob of the flag is a key of the site's own class (`self.use_x` of
-    `SpeculativeConfig`, the site in its method): the object the site tests is then the
-    flag's, and a field of it the path holds equal to a literal (`self.method ==
-    "draft_model"`) is one of the JSON's, kept."""
+def _own_object(flag: str, facts: Facts) -> frozenset[str]:
+    """The fields the site's own class declares, when a knob of the flag is a key of it
+    (`self.use_x` of `SpeculativeConfig`, the site in its method): the object the site tests
+    is then the flag's, and a field of it the path holds equal to a literal (`self.method ==
+    "draft_model"`) is one of the JSON's, kept. Only a declared field is a key: a private
+    attribute or a property (`self._kind`, set in `__post_init__`) is none the JSON takes."""
     owner = (facts.stored.site.class_name or "").rpartition(".")[2]
     if not owner:
-        return set()
+        return frozenset()
     for knob in facts.knobs:
         key = knob.json_key
         if knob.name != flag or key is None or knob.behind != f"self.{key}":
             continue
         if own_key(key, knob.via) and f"(`{owner}.{key}`)" in (knob.via or ""):
-            return {"self"}
-    return set()
+            cls = facts.top_class(owner)
+            return frozenset(declared_fields(cls)) if cls is not None else frozenset()
+    return frozenset()
 
 
 def _section_given(text: str, roots: set[str], sections: set[str]) -> str | None:
@@ -200,10 +205,13 @@ def _truth_test(text: str, keys: dict[str, Knob]) -> tuple[Knob, bool] | None:
 
 
 def _held_equal(
-    condition: ConditionView, roots: set[str], held_in: dict[str, str]
+    condition: ConditionView,
+    roots: set[str],
+    held_in: dict[str, str],
+    declared: frozenset[str] = frozenset(),
 ) -> list[tuple[str, str | int | float | bool]]:
     """(field, value) for each `root.field == literal` the condition holds on the path: the
-    condition itself, or a part of an `and` it holds whole."""
+    condition itself, or a part of an `and` it holds whole (of `self`, a field `declared`)."""
     node = parse_expression(condition.test)
     if node is None:
         return []
@@ -212,14 +220,14 @@ def _held_equal(
     else:
         parts = [node]
     found = [_equal(part, roots, condition.holds, held_in) for part in parts]
-    return [f for f in found if f is not None]
+    return [(f[0], f[1]) for f in found if f is not None and (f[2] != "self" or f[0] in declared)]
 
 
 def _equal(
     node: ast.expr, roots: set[str], holds: bool, held_in: dict[str, str]
-) -> tuple[str, str | int | float | bool] | None:
-    """(field, value) when `node`, holding `holds`, holds `root.field == literal` (or the
-    same of a local `held_in` says holds `root.field`)."""
+) -> tuple[str, str | int | float | bool, str] | None:
+    """(field, value, root) when `node`, holding `holds`, holds `root.field == literal` (or
+    the same of a local `held_in` says holds `root.field`)."""
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
         return None
     op = node.ops[0]
@@ -237,4 +245,4 @@ def _equal(
         literal = ast.literal_eval(node.comparators[0])
     except (ValueError, SyntaxError, RecursionError, MemoryError):
         return None
-    return (field, literal) if isinstance(literal, str | int | float | bool) else None
+    return (field, literal, root) if isinstance(literal, str | int | float | bool) else None

@@ -59,7 +59,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "101-consumed-calls"
+EXTRACTOR_VERSION = "102-blanked-call-bindings"
 
 __all__ = [
     "EXTRACTOR_VERSION",

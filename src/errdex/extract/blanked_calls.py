@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from errdex.extract.blanked_passes import blanked_passes
+from errdex.extract.blanked_passes import BodyNames, blanked_passes
 from errdex.extract.calls import NOT_RECEIVERS, CallFilter
 from errdex.extract.shapes import SUPER
 from errdex.extract.skeleton import compound_line
@@ -80,6 +80,7 @@ def blanked_calls(
     # each name called → (receiver, callee) when `keep` accepts it, else None: judged once
     # per file, as the same names are called again and again
     judged: dict[str, tuple[str, str] | None] = {}
+    bodies: dict[int, BodyNames] = {}  # each body's names, read at its first keyword given one
     # In text order of what is read: a tail's `def` may come before a blanked body's.
     regions = sorted(
         [(*span, False) for span in spans] + [(*tail, True) for tail in tails],
@@ -118,7 +119,11 @@ def blanked_calls(
             if nested:  # the innermost scope that holds the call: the last one opened before it
                 scope = next((s for s in reversed(nested) if s.start <= start < s.end), outer)
             paren = start + len(called)
-            passes = blanked_passes(text, paren, body) if text[paren : paren + 1] == "(" else ()
+            passes = (
+                blanked_passes(text, paren, body, end, bodies)
+                if text[paren : paren + 1] == "("
+                else ()
+            )
             out.append(
                 CallSite(
                     callee,

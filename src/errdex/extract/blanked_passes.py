@@ -6,18 +6,25 @@ their parts in a constructor that raises nothing (`MimoAudioEncoder(audio_config
 model_path=model_path)` after `model_path = vllm_config.model_config.model`). Here only the
 keyword arguments at the top level of a call's argument list are read: a keyword given an
 attribute chain (`quant_config=vllm_config.quant_config`) gives that chain, and one given a
-local gives the chain the local is assigned, where the body binds it once, on a line of
-its own at the body's own indentation, before the call (a surely made assignment, as the
-walker's `last_assignment` has it for a parsed body). Any other keyword, and every argument
-by position, is left out: such a call says nothing of those parameters, as before.
+local gives the chain the local is assigned, where the body binds it once in all (a
+nested `def`'s or a `lambda`'s parameter, a comprehension's or a loop's target, an import
+counted as bindings too), on a line of its own at the body's own indentation, before the
+call (a surely made assignment, as the walker's `last_assignment` has it for a parsed
+body; bound again anywhere, even after the call, a loop around the call or a closure may
+see the other value). Any other keyword (one in a comment, one given twice), and every
+argument by position, is left out: such a call says nothing of those parameters, as
+before. The names of a body are indexed once, at its first keyword given a local, so a
+long body with many calls is read in one pass, not once per call.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 
 _MAX_PASSED = 8  # keywords of one call read, as `calls_made` reads
 _MAX_SPAN = 2_000  # characters an argument list may take: a longer one is not read
+_MAX_LINE = 1_000  # characters of a line read for a binding: a longer line is taken as one
 _BRACKETS = re.compile(r"[()\[\]{}]")
 # `keyword=name` or `keyword=a.b.c` ending at a `,` or the closing `)`
 _KEYWORD = re.compile(r"[(,]\s*(\w+)[ \t]*=[ \t]*([A-Za-z_][\w.]*)\s*(?=[,)])")
@@ -25,15 +32,62 @@ _OPENING = frozenset("([{")
 _FIRST_CODE = re.compile(r"^([ \t]*)\S", re.MULTILINE)
 # after a name, what makes its line bind it: `=`, `+=`, `: int =`, `:=`, `, other =`
 _ASSIGNED_AFTER = re.compile(r"[ \t]*(?::[^=\n]*=(?!=)|:=|[-+*/%|&^@<>]{0,2}=(?!=)|,[^\n]*=(?!=))")
-# before a name, a statement that binds it: `for`, `as`, `global`, `nonlocal`, `del`
-_BINDING_BEFORE = re.compile(r"\b(?:for|as|global|nonlocal|del)\b")
+# before a name, a statement that binds it: `for`, `as`, `global`, `nonlocal`, `del`, a
+# nested function's parameters (`def`, `lambda`), `import`
+_BINDING_BEFORE = re.compile(r"\b(?:for|as|global|nonlocal|del|def|lambda|import)\b")
+# a name as a whole word (not an attribute, not followed by one)
+_NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?![\w.])")
 # a name read from an assignment's line: `name = a.b.c` (an annotation allowed)
 _DOTTED = re.compile(r"[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_][\w.]*)[ \t]*(?:#[^\n]*)?$")
 
 
-def blanked_passes(text: str, paren: int, body: int) -> tuple[tuple[str, str, int], ...]:
+class BodyNames:
+    """Where each name occurs in one blanked body, the names its `def` line and what comes
+    before the body in the function give (its parameters), and the lines that may bind a
+    name: read once per body, at its first keyword given a local."""
+
+    __slots__ = ("_bound", "_text", "body", "names", "outer")
+
+    def __init__(self, text: str, body: int, end: int) -> None:
+        self._text = text
+        self.body = body
+        self.names: dict[str, list[int]] = {}
+        for match in _NAME.finditer(text, body, end):
+            self.names.setdefault(match.group(), []).append(match.start())
+        head = max(text.rfind("def ", 0, body), 0)
+        self.outer = frozenset(_NAME.findall(text, head, body))
+        self._bound: dict[str, list[tuple[int, int]]] = {}
+
+    def bindings(self, name: str) -> list[tuple[int, int]]:
+        """(line start, offset) of each occurrence of `name` that may bind it, in order; a
+        line longer than `_MAX_LINE` is taken as binding it (start -1)."""
+        found = self._bound.get(name)
+        if found is None:
+            found = self._bound[name] = []
+            for at in self.names.get(name, ()):
+                start = _line_start(self._text, at)
+                if start < 0 or _binds(self._text, name, start, at):
+                    found.append((start, at))
+        return found
+
+
+def _offset(binding: tuple[int, int]) -> int:
+    return binding[1]
+
+
+def _line_start(text: str, at: int) -> int:
+    """Where the line holding `at` starts; -1 when that is more than `_MAX_LINE` back."""
+    least = max(at - _MAX_LINE, 0)
+    newline = text.rfind("\n", least, at)
+    return newline + 1 if newline >= 0 or least == 0 else -1
+
+
+def blanked_passes(
+    text: str, paren: int, body: int, end: int, bodies: dict[int, BodyNames]
+) -> tuple[tuple[str, str, int], ...]:
     """The keywords the call whose `(` is at `paren` gives as attribute chains, directly or
-    through a local of the blanked body starting at `body`, as (keyword, chain, -1)."""
+    through a local of the blanked body from `body` to `end`, as (keyword, chain, -1).
+    `bodies` keeps each body's names read (`BodyNames`) for the next call of it."""
     nested = _nested(text, paren)
     if nested is None:
         return ()
@@ -41,22 +95,30 @@ def blanked_passes(text: str, paren: int, body: int) -> tuple[tuple[str, str, in
     if text.find("=", paren, close) < 0:
         return ()  # most calls: nothing given by keyword
     out: list[tuple[str, str, int]] = []
+    given: list[str] = []
     for match in _KEYWORD.finditer(text, paren, close + 1):
         at = match.start(1)
         if any(start < at < end for start, end in nested[:-1]):
             continue  # a keyword of a call nested in the arguments
         if text.count('"', paren, at) % 2 or text.count("'", paren, at) % 2:
             continue  # inside a string
+        if "#" in text[max(text.rfind("\n", paren, at) + 1, paren) : at]:
+            continue  # in a comment (or after a `#` in a string: left out too)
         keyword, chain = match.group(1), match.group(2)
+        given.append(keyword)
         if "." not in chain:
-            found = _assigned(text, chain, body, paren)
+            names = bodies.get(body)
+            if names is None:
+                names = bodies[body] = BodyNames(text, body, end)
+            found = _assigned(text, chain, names, paren, close)
             if found is None:
                 continue
             chain = found
         out.append((keyword, chain, -1))
         if len(out) == _MAX_PASSED:
             break
-    return tuple(out)
+    # a keyword given twice is no call Python makes: nothing of it is said
+    return tuple(p for p in out if given.count(p[0]) == 1)
 
 
 def _nested(text: str, paren: int) -> list[tuple[int, int]] | None:
@@ -77,20 +139,25 @@ def _nested(text: str, paren: int) -> list[tuple[int, int]] | None:
     return None
 
 
-def _assigned(text: str, name: str, body: int, call: int) -> str | None:
-    """The attribute chain the local `name` holds at `call`: its one binding in the body,
-    `name = a.b.c` at the body's own indentation and before the call; None otherwise, and
-    for a parameter of the function (`prefix=prefix`, most keywords given a name)."""
-    if _words(text, name, max(text.rfind("def ", 0, body), 0), body):
+def _assigned(text: str, name: str, names: BodyNames, call: int, close: int) -> str | None:
+    """The attribute chain the local `name` holds at the call (its argument list from
+    `call` to `close`): its one binding in the body, `name = a.b.c` at the body's own
+    indentation and before the call; None otherwise, and for a parameter of the function
+    (`prefix=prefix`, most keywords given a name)."""
+    body = names.body
+    if name in names.outer:
         return None
-    lines = {text.rfind("\n", 0, at) + 1: at for at in _words(text, name, body, call)}
-    binding = [(start, at) for start, at in lines.items() if _binds(text, name, start, at)]
-    if len(binding) != 1:
+    # bound anywhere in the body but in the call's own arguments (its keyword `name=`)
+    bound = names.bindings(name)
+    first = bisect_left(bound, call, key=_offset)
+    after = bisect_right(bound, close, key=_offset)
+    if len(bound) - (after - first) != 1:
         return None
-    ((start, at),) = binding
+    start, at = bound[0] if first else bound[after]
+    if at > call:
+        return None
     # at the body's own indentation: a line deeper, under a branch or a loop, may not run
-    # (a binding after the call is one the call does not see)
-    if text[start:at] != _indent(text, body):
+    if start < 0 or text[start:at] != _indent(text, body):
         return None
     end = text.find("\n", at)
     match = _DOTTED.match(text, at + len(name), end if end >= 0 else len(text))
@@ -99,31 +166,31 @@ def _assigned(text: str, name: str, body: int, call: int) -> str | None:
     return match.group(1)
 
 
-def _words(text: str, name: str, start: int, end: int) -> list[int]:
-    """Where `name` occurs as a whole word (not an attribute) between `start` and `end`."""
-    found: list[int] = []
-    at = text.find(name, start, end)
-    while at >= 0:
-        after = at + len(name)
-        if not _part_of_name(text, at - 1) and not _part_of_name(text, after):
-            found.append(at)
-        at = text.find(name, after, end)
-    return found
-
-
-def _part_of_name(text: str, at: int) -> bool:
-    return 0 <= at < len(text) and (text[at].isalnum() or text[at] in "_.")
-
-
 def _binds(text: str, name: str, start: int, at: int) -> bool:
     """Whether the line starting at `start` may bind `name` (at `at`): an assignment to it,
-    augmented or annotated, a target list holding it, `for`, `as`, `:=`, `global`, `del`
-    (read loosely: a keyword argument `name=x` counts, which only refuses a chain)."""
-    end = text.find("\n", at)
-    end = end if end >= 0 else len(text)
-    return bool(
-        _ASSIGNED_AFTER.match(text, at + len(name), end) or _BINDING_BEFORE.search(text, start, at)
-    )
+    augmented or annotated, a target list holding it, `for`, `as`, `:=`, `global`, `del`, a
+    parameter of a `def` or `lambda`, an import. Read loosely, erring on a binding (a line
+    too long to read is one), but for a name inside a bracket the line opened before it: a
+    keyword argument (`f(name=x)`) or a value given (`f(k=name, j=y)`), no target."""
+    end = text.find("\n", at, at + _MAX_LINE)
+    if end < 0:
+        if at + _MAX_LINE < len(text):
+            return True
+        end = len(text)
+    if _BINDING_BEFORE.search(text, start, at):
+        return True
+    after = _ASSIGNED_AFTER.match(text, at + len(name), end)
+    if after is None:
+        return False
+    return ":=" in after.group() or not _inside_bracket(text, start, at)
+
+
+def _inside_bracket(text: str, start: int, at: int) -> bool:
+    """Whether a bracket opened between `start` and `at` is still open at `at`."""
+    depth = 0
+    for match in _BRACKETS.finditer(text, start, at):
+        depth += 1 if match.group() in _OPENING else -1
+    return depth > 0
 
 
 def _indent(text: str, body: int) -> str:

@@ -20,7 +20,10 @@ __all__ = ["permits"]
 
 _NAME = re.compile(r"(?:^|[_\-])(?:allow|allows|allowed|permit|permits|permitted)(?:[_\-]|$)", re.I)
 _DOC = re.compile(r"\s*(?:if\s+(?:set|true|enabled),\s*)?(?:allow|allows|permit|permits)\b", re.I)
-_TRUE_DEFAULT = re.compile(r""",\s*['"](?:1|true|yes|on)['"]""", re.I)
+# a true default given to the read: `, "1"`, `, default="true"`, `, 1`, `, True`
+_TRUE_DEFAULT = re.compile(
+    r""",\s*(?:default\s*=\s*)?(?:['"](?:1|true|yes|on)['"]|1\b|True\b)""", re.I
+)
 _OFF = (None, "False", "false", "0", "")
 
 
@@ -36,6 +39,8 @@ def permits(knob: KnobLink, doc: str | None) -> bool:
     else:
         if knob.default not in _OFF or knob.kind not in (KnobKind.FLAG, KnobKind.ENV):
             return False
+        if knob.value_type is not None and "bool" not in knob.value_type and not knob.bare:
+            return False  # `VLLM_ALLOWED_HOSTS: str`: a value, no switch to turn on
         if knob.kind == KnobKind.ENV and _TRUE_DEFAULT.search(knob.reads or ""):
             return False  # `os.getenv("VLLM_ALLOW_X", "1")`: on when left out
         named = knob.name.lstrip("-")
