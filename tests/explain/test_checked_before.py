@@ -187,6 +187,21 @@ KERN = {
             if gap <= 0:
                 return _spread(table, gap)
             return table
+
+
+        def _limit(table, bound):
+            match table:
+                case (bound, _):
+                    pass
+            if bound < 0:
+                raise ValueError("bound below zero")
+            return table
+
+
+        def limit(table, bound):
+            if bound < 0:
+                raise ValueError("negative bound")
+            return _limit(table, bound)
         """,
 }
 
@@ -280,3 +295,10 @@ def test_a_parameter_rebound_after_the_test_is_still_the_callers_argument(kern: 
     page = page_in_function(kern, "kern", "_unfold")
     assert page.solutions == []
     assert "`unfold` checks `assert rows > 0` first" in page.what_it_means
+
+
+def test_a_parameter_a_case_pattern_binds_is_not_the_callers_argument(kern: Store) -> None:
+    # `case (bound, _):` binds `bound` anew from the table: the caller's `bound < 0` says
+    # nothing of it
+    page = page_in_function(kern, "kern", "_limit")
+    assert "checks the opposite" not in page.what_it_means

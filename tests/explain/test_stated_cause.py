@@ -76,7 +76,11 @@ def test_words_that_name_no_flag_or_one_word_give_nothing(eng: Store) -> None:
 
 
 def test_the_longest_run_of_words_that_is_a_flag_and_no_placeholder() -> None:
-    flags = {"tensor_parallel_size": "--tensor-parallel-size", "tensor_parallel": "--tp"}
+    # `tensor parallel` is a flag too: the longer run is the one the message names
+    flags = {
+        "tensor_parallel_size": "--tensor-parallel-size",
+        "tensor_parallel": "--tensor-parallel",
+    }
     text = "Maybe caused by too large tensor parallel size for this model."
     assert caused_flags(text, flags.get) == [("--tensor-parallel-size", True)]
     assert caused_flags("caused by too many {tensor_parallel_size} ranks", flags.get) == []

@@ -63,7 +63,7 @@ def test_a_local_bound_again_or_under_a_branch_gives_nothing() -> None:
 def test_a_keyword_of_a_nested_call_or_in_a_string_is_not_the_calls() -> None:
     nested = MODEL.replace(
         'prefix=join(prefix, "audio")',
-        'prefix=join(prefix, part=vllm_config.part), note="a, b=vllm_config.b"',
+        'prefix=join(prefix, part=vllm_config.part), note="a, b=vllm_config.b, c"',
     )
     assert _passes(nested) == _passes(MODEL) != ()
 

@@ -29,6 +29,7 @@ from errdex.explain.private_names import private_member
 from errdex.explain.unreached import never_failing
 from errdex.extract.conditions import negate
 from errdex.extract.module import module_name
+from errdex.extract.shapes import and_parts
 from errdex.facts import ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
 from errdex.store import Store
@@ -115,12 +116,17 @@ def _never_rebound(facts: Facts) -> set[str]:
 
 def _stores(function: ast.FunctionDef) -> Iterator[tuple[str, int]]:
     """(name, line) of each binding of a plain name in the function: assignment, loop,
-    `with` and `:=` targets, `del`, `except ... as`, imports, nested definitions."""
+    `with` and `:=` targets, `del`, `except ... as`, `case` patterns, imports, nested
+    definitions."""
     for node in walk(function):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
             yield node.id, node.lineno
-        elif isinstance(node, ast.ExceptHandler) and node.name:
+        elif (isinstance(node, ast.ExceptHandler) and node.name) or (
+            isinstance(node, ast.MatchAs | ast.MatchStar) and node.name
+        ):
             yield node.name, node.lineno
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            yield node.rest, node.lineno
         elif isinstance(node, ast.Import | ast.ImportFrom):
             for alias in node.names:
                 yield (alias.asname or alias.name).split(".")[0], node.lineno
@@ -259,8 +265,7 @@ def _call_start(function: ast.FunctionDef, callee: str, line: int) -> tuple[int,
 def _asserts_against(test: ast.expr, held: set[str]) -> bool:
     """Whether asserting `test` rules out one of `held`: its opposite, or that of a part
     of an `and` (`assert a > 0 and b > 0` rules out `a <= 0`)."""
-    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else []
-    return any(ast.unparse(negate(t)) in held for t in [test, *parts])
+    return any(ast.unparse(negate(t)) in held for t in [test, *and_parts(test)])
 
 
 def _leaves_on(stmt: ast.If, held: set[str]) -> bool:

@@ -42,8 +42,10 @@ def ending_method(reset: str, target: str, facts: Facts) -> tuple[str, str] | No
         held = facts.top_class(name)
         if held is None and facts.imported_class is not None:
             held = facts.imported_class(name)
-        found = _ending_of(held, reset) if held is not None else None
-        if held is not None and found is not None:
+        if held is None:
+            continue
+        found = _ending_of(held, reset)
+        if found is not None:
             return held.name, found
     return None
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
+from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.user_data import callable_by_user
@@ -225,7 +226,7 @@ def _solution(facts: Facts, status: ast.Attribute, redirected: bool) -> Solution
     if owner == "self" and "." in function and callable_by_user(facts):
         # the method raises on the response the user holds: they may test its status first
         cls, _, method = function.rpartition(".")
-        shown = f"{_snake(cls.split('.')[-1])}.{status.attr}"
+        shown = f"{instance_name(cls.split('.')[-1])}.{status.attr}"
         held = (
             f" Where such a status is an answer to expect, test {code(shown)} before "
             f"calling {code(method)} and handle that answer."
@@ -261,8 +262,3 @@ def _status_shown(facts: Facts, owner: str) -> bool:
     exprs += [locals_[n] for e in exprs for n in re.findall(r"\w+", e) if n in locals_]
     status = re.compile(rf"\b{re.escape(owner)}\.(?:{'|'.join(_TELLS | _CODES)})\b")
     return any(status.search(e) for e in exprs)
-
-
-def _snake(name: str) -> str:
-    """`HTTPResponse` as a variable of it is named: `http_response`."""
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()

@@ -21,7 +21,7 @@ from keyword import iskeyword
 
 import msgspec
 
-from errdex.explain.json_before import PLACEHOLDER, before_keys, json_text, own_values
+from errdex.explain.json_before import before_keys, json_text, named_values
 from errdex.explain.json_overrides import overriding_flag
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.knob_types import boolish, negative_flag
@@ -251,8 +251,7 @@ def setting_fix(
             if keys is None or any(isinstance(v, dict) for v in value.values()):
                 return None
             keyword, was = repr({**held, **dict(action.added), **value}), repr(keys)
-            mine = own_values({**held, **dict(action.added)})
-            mine += [PLACEHOLDER] if PLACEHOLDER in keys.values() else []
+            mine = named_values({**held, **dict(action.added)}, keys)
             if mine:
                 note = f"{note} {your_values(mine)}"
         return call_fix(knob.call, keyword_name, keyword, note, unset=action.was_unset, was=was)
@@ -339,8 +338,7 @@ def command_fix(
         if was is None:
             return None  # no value of a key known to reach the check: no runnable line
         before_args = f"{flag} {shlex.quote(json_text(was))}"
-        mine = own_values({**held, **after_only})
-        mine += [PLACEHOLDER] if PLACEHOLDER in was.values() else []
+        mine = named_values({**held, **after_only}, was)
         if mine:
             own = [*placeholder_words(command), *mine]
             note = f"{note} {your_values(own)}"

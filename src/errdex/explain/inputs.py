@@ -27,6 +27,7 @@ from errdex.explain.init_values import allows, decided
 from errdex.explain.input_nodes import conjuncts, field_key, free_names, is_call, key_test
 from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import Instead, what_to_pass
+from errdex.explain.item_fields import own_init
 from errdex.explain.kept_argument import kept_arguments
 from errdex.explain.none_assigned import none_from_keyword
 from errdex.explain.none_passthrough import passes_none_back
@@ -360,7 +361,9 @@ def private_argument(
         return private_name(root) and _kept_for_itself(root, facts.site_function())
     if name.startswith("self.") and name[5:] in init_params:
         keyword = init_params[name[5:]]
-        return private_name(keyword) and _kept_for_itself(keyword, _init_of(facts.own_class()))
+        cls = facts.own_class()
+        init = own_init(cls) if cls is not None else None
+        return private_name(keyword) and _kept_for_itself(keyword, init)
     return False
 
 
@@ -400,12 +403,6 @@ def _kept_for_itself(param: str, function: ast.FunctionDef | None) -> bool:
     args = function.args
     positional = [a.arg for a in (*args.posonlyargs, *args.args) if a.arg not in ("self", "cls")]
     return positional[:1] != [param]
-
-
-def _init_of(cls: ast.ClassDef | None) -> ast.FunctionDef | None:
-    """The class's own `__init__`, when it defines one."""
-    body = cls.body if cls is not None else []
-    return next((m for m in body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
 
 
 def _kept_as_given(inputs: dict[str, str], through: dict[str, str], facts: Facts) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from errdex.explain.page import Knob
 from errdex.explain.required_keys import OwnValue
@@ -110,6 +111,12 @@ def json_text(value: object) -> str:
     for mark, written in marks.items():
         text = text.replace(mark, written)
     return text
+
+
+def named_values(written: dict[str, object], before: Mapping[Any, object]) -> list[str]:
+    """The user's own values a fix's note names: those its JSON writes, and the placeholder
+    its "before" line gives a key whose refused value is the user's to pick."""
+    return [*own_values(written), *([PLACEHOLDER] if PLACEHOLDER in before.values() else [])]
 
 
 def own_values(value: object) -> list[str]:

@@ -122,8 +122,9 @@ def _made_from(function: ast.FunctionDef, param: str) -> Callable[[ast.expr], bo
     (`self`, `cls`) and the parameter as it came (`return salt` after checking it: a
     validator of an optional value, whose None is the value left out), unless the function
     binds the parameter again (`value = float(value)`). A value picked by a loop over the
-    choices (`return enum_value`) is made: it names no parameter, and a first draft that
-    asked for one kept "Pass None" on SQLAlchemy's parse_user_argument_for_enum."""
+    choices (`return enum_value`) is made too, though it names no parameter: a test that the
+    value names the parameter would keep "Pass None" for SQLAlchemy's
+    parse_user_argument_for_enum, which hands back the member it found, never None."""
     rebound = param in rebound_names(function)
 
     def made(value: ast.expr) -> bool:

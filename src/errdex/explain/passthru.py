@@ -30,6 +30,7 @@ from errdex.explain.outline import defining, holding, importing_any
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.private_names import private_name
+from errdex.extract.shapes import self_attribute
 from errdex.facts import ConditionKind, SiteKind
 
 __all__ = ["PassThrough", "pass_through"]
@@ -159,7 +160,7 @@ def pass_through(facts: Facts) -> PassThrough | None:
                 init_params=tuple(init_params.items()),
                 class_name=class_name,
             )
-        own = _self_attribute(call.func)
+        own = self_attribute(call.func)
         if own is not None and own in methods and not _raises(methods[own]):
             reached = _reached(own, methods, init_params)
             if reached is not None:
@@ -342,19 +343,10 @@ def _init_params(cls: ast.ClassDef) -> dict[str, str]:
             if not (isinstance(value, ast.Name) and value.id in params):
                 continue
             for target in targets:
-                if _self_attribute(target) is not None:
-                    out[_self_attribute(target) or ""] = value.id
+                attribute = self_attribute(target)
+                if attribute is not None:
+                    out[attribute] = value.id
     return out
-
-
-def _self_attribute(node: ast.expr) -> str | None:
-    if (
-        isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == "self"
-    ):
-        return node.attr
-    return None
 
 
 def _calls(body: list[ast.stmt]) -> list[ast.Call]:
@@ -379,11 +371,11 @@ def _supplied(
     target = func.value if isinstance(func, ast.Attribute) else func
     if isinstance(target, ast.Name) and target.id in params:
         return target.id, False
-    attribute = _self_attribute(target)
+    attribute = self_attribute(target)
     if attribute is not None and attribute in init_params:
         return init_params[attribute], True
     if isinstance(func, ast.Attribute):
-        attribute = _self_attribute(func)
+        attribute = self_attribute(func)
         if attribute is not None and attribute in init_params:
             return init_params[attribute], True
     return None
@@ -394,7 +386,7 @@ def _is_supplied_itself(func: ast.expr, name: str, init_params: dict[str, str]) 
     of its methods."""
     if isinstance(func, ast.Name):
         return func.id == name
-    attribute = _self_attribute(func)
+    attribute = self_attribute(func)
     return attribute is not None and init_params.get(attribute) == name
 
 
@@ -414,9 +406,9 @@ def _reached(
         for node in _nodes(body):
             if isinstance(node, ast.Call):
                 hit = _supplied(node.func, set(), init_params)
-                if hit is not None and _self_attribute(node.func) is not None:
+                if hit is not None and self_attribute(node.func) is not None:
                     return ",".join(_read_here(body, hit[0], init_params)), chain
-            attribute = _self_attribute(node) if isinstance(node, ast.expr) else None
+            attribute = self_attribute(node) if isinstance(node, ast.expr) else None
             if attribute in methods and attribute not in seen and len(chain) < _MAX_DEPTH:
                 seen.add(attribute)
                 queue.append((attribute, [*chain, attribute]))
@@ -432,7 +424,7 @@ def _read_here(body: list[ast.stmt], called: str, init_params: dict[str, str]) -
     falls back to: `self._renderable` when no `get_renderable` was given)."""
     out = [called]
     for node in _nodes(body):
-        attribute = _self_attribute(node) if isinstance(node, ast.expr) else None
+        attribute = self_attribute(node) if isinstance(node, ast.expr) else None
         given = init_params.get(attribute or "")
         if given is not None and given not in out:
             out.append(given)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from errdex.ast_walk import walk
 from errdex.extract.conditions import dotted_name
-from errdex.extract.shapes import and_parts, tested_absent
+from errdex.extract.shapes import and_parts, self_attribute, tested_absent
 
 __all__ = ["UNKNOWN", "BuiltClass", "OwnValue", "built_class", "required_keys"]
 
@@ -252,14 +252,14 @@ def _self_writes(node: ast.stmt) -> Iterator[tuple[str, ast.expr]]:
     else:
         return
     for target in targets:
-        name = dotted_name(target) if isinstance(target, ast.Attribute) else None
-        if name is not None and name.count(".") == 1 and name.startswith("self."):
-            yield name[len("self.") :], value
+        key = self_attribute(target)
+        if key is not None:
+            yield key, value
         elif not isinstance(target, ast.Name | ast.Attribute):
             for part in walk(target):  # a tuple target: each key written, computed
-                inner = dotted_name(part) if isinstance(part, ast.Attribute) else None
-                if inner is not None and inner.count(".") == 1 and inner.startswith("self."):
-                    yield inner[len("self.") :], ast.Name(id="_", ctx=ast.Load())
+                inner = self_attribute(part) if isinstance(part, ast.expr) else None
+                if inner is not None:
+                    yield inner, ast.Name(id="_", ctx=ast.Load())
 
 
 def _none_tests(test: ast.expr) -> frozenset[str]:
@@ -267,7 +267,7 @@ def _none_tests(test: ast.expr) -> frozenset[str]:
     keys = set()
     for part in and_parts(test):
         tested = tested_absent(part) if isinstance(part, ast.Compare) else None
-        key = _self_key(tested) if tested is not None else None
+        key = self_attribute(tested) if tested is not None else None
         if key is not None:
             keys.add(key)
     return frozenset(keys)
@@ -356,7 +356,7 @@ class _Walk:
             if local is not None:
                 name, value = local
                 values[_LOCAL + name] = _value(value, values)
-                read = _self_key(value)
+                read = self_attribute(value)
                 if read is not None and _WRITTEN + read not in values:
                     values[_ALIAS + name] = read  # holds the key as the JSON gives it
         return going_on
@@ -432,7 +432,7 @@ class _Walk:
             return None
         # `not x` holds for an empty text too; `x is None` only for None
         empty: tuple[object, ...] = (None,) if isinstance(part, ast.Compare) else (None, "")
-        key = _self_key(node)
+        key = self_attribute(node)
         if key is None and isinstance(node, ast.Name):
             held = values.get(_ALIAS + node.id)
             key = held if isinstance(held, str) else None
@@ -513,16 +513,8 @@ def _value(node: ast.expr, values: dict[str, object]) -> object:
         return node.value
     if isinstance(node, ast.Name):
         return values.get(_LOCAL + node.id, UNKNOWN)
-    key = _self_key(node)
+    key = self_attribute(node)
     return values.get(key, UNKNOWN) if key is not None else UNKNOWN
-
-
-def _self_key(node: ast.expr) -> str | None:
-    """`key` of `self.key`."""
-    name = dotted_name(node) if isinstance(node, ast.Attribute) else None
-    if name is not None and name.count(".") == 1 and name.startswith("self."):
-        return name[len("self.") :]
-    return None
 
 
 def _local_bound(node: ast.stmt) -> tuple[str, ast.expr] | None:

@@ -41,6 +41,7 @@ from errdex.explain.context import Facts, class_in_file
 from errdex.explain.declared_fields import declared_keyword, exported_record, self_assignments
 from errdex.explain.entry_input import names_read
 from errdex.explain.inputs import public_name
+from errdex.explain.item_fields import own_init
 from errdex.explain.kept_first import gives_up_argument
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -455,9 +456,7 @@ def _checked_as_given(facts: Facts, owner: str, attribute: str) -> bool:
     method = facts.stored.site.function.rpartition(".")[2]
     if method == "__init__" or not method.startswith("_"):
         return True  # the constructor's own check, or a method the user calls
-    init = next(
-        (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None
-    )
+    init = own_init(cls)
     if init is None:
         return False
     kept = [

@@ -19,7 +19,7 @@ from errdex.extract.conditions import dotted_name
 
 # Words of a table's or a lookup's name (or the function's own) that say it validates data.
 _VALIDATING = re.compile(r"valid|pars|conver|coerc", re.IGNORECASE)
-_MAX_TYPES = 3
+MAX_TYPES = 3
 # The modules of a folder read for a table of another module's function: those named for
 # validating (`validators.py`, `_parsers.py`, `conversion.py`), not every sibling (a folder
 # may hold hundreds of modules, and a page is built in milliseconds).
@@ -46,7 +46,7 @@ def handed_on(facts: Facts, name: str) -> str | None:
             types += [t for t in listed if t not in types]
     if not found:
         return None
-    if not types or len(types) > _MAX_TYPES:
+    if not types or len(types) > MAX_TYPES:
         return "the field"  # yielded by a lookup, or paired with many types
     return "a field declared as " + " or ".join(code(t) for t in types)
 

@@ -45,7 +45,7 @@ from errdex.explain.validator_parts import (
     grouped,
     value_part,
 )
-from errdex.explain.validator_tables import handed_on
+from errdex.explain.validator_tables import MAX_TYPES, handed_on
 from errdex.extract.conditions import dotted_name, negate
 from errdex.extract.shapes import isinstance_of
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -152,8 +152,10 @@ def _helper_of_validators(facts: Facts) -> Validated | None:
         return None  # a method's helper, or one called from another module
     # which validator each caller is, read in the text before any function is parsed
     fields = [handed_on(facts, c.function) for c in callers]
-    function = facts.site_function() if all(fields) else None
-    params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]] if function else []
+    function = facts.site_function()
+    if not all(fields) or function is None:
+        return None
+    params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
     if not params:
         return None
     text = facts.source_text or ""
@@ -166,10 +168,10 @@ def _helper_of_validators(facts: Facts) -> Validated | None:
             return None
     through = tuple(c.function for c in callers)
     declared = "a field declared as "
-    if not all(f is not None and f.startswith(declared) for f in fields):
+    if not all(f and f.startswith(declared) for f in fields):
         return Validated(params[0], "the field", (), through=through)
     types = list(dict.fromkeys(t for f in fields if f for t in f[len(declared) :].split(" or ")))
-    words = declared + " or ".join(types) if len(types) <= _MAX_HELPER_CALLERS else "the field"
+    words = declared + " or ".join(types) if len(types) <= MAX_TYPES else "the field"
     return Validated(params[0], words, (), through=through)
 
 

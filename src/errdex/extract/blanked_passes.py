@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 
-_MAX_PASSED = 8  # keywords of one call read, as `calls_made` reads
+from errdex.extract.calls_made import MAX_PASSED
+
 _MAX_SPAN = 2_000  # characters an argument list may take: a longer one is not read
 _MAX_LINE = 1_000  # characters of a line read for a binding: a longer line is taken as one
 _BRACKETS = re.compile(r"[()\[\]{}]")
@@ -115,7 +116,7 @@ def blanked_passes(
                 continue
             chain = found
         out.append((keyword, chain, -1))
-        if len(out) == _MAX_PASSED:
+        if len(out) == MAX_PASSED:
             break
     # a keyword given twice is no call Python makes: nothing of it is said
     return tuple(p for p in out if given.count(p[0]) == 1)

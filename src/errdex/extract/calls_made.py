@@ -26,7 +26,7 @@ from errdex.extract.shapes import (
 from errdex.extract.walk_state import WalkState
 from errdex.facts import Binding, CallFact, CallSite, Condition, MessageTemplate, TestRef
 
-_MAX_PASSED = 8  # arguments of one call read for `CallSite.passes`
+MAX_PASSED = 8  # arguments of one call read for `CallSite.passes` (and of a blanked call)
 # An argument (its position among a call's recorded arguments) and the messages a local
 # passed in it may hold, each with its path.
 Chosen = tuple[int, list[tuple[MessageTemplate, tuple[Step, ...]]]]
@@ -87,10 +87,10 @@ class CallRecorder:
         args, keywords = call.args, call.keywords
         if not args and not keywords:
             return ()  # most calls of a large codebase: nothing to work out
-        # (key, argument) of the first `_MAX_PASSED`: each position, then each keyword
-        given = [(str(at), arg) for at, arg in enumerate(args[:_MAX_PASSED])]
-        if len(given) < _MAX_PASSED:
-            given += [(k.arg or "**", k.value) for k in keywords[: _MAX_PASSED - len(given)]]
+        # (key, argument) of the first `MAX_PASSED`: each position, then each keyword
+        given = [(str(at), arg) for at, arg in enumerate(args[:MAX_PASSED])]
+        if len(given) < MAX_PASSED:
+            given += [(k.arg or "**", k.value) for k in keywords[: MAX_PASSED - len(given)]]
         own: list[str] | None = None  # the parameters, worked out for the first name given
         out: list[tuple[str, str, int]] = []
         for key, arg in given:
@@ -113,7 +113,7 @@ class CallRecorder:
             else:
                 # something else: the linker must know the call gives it, not a setting
                 out.append(("*" if kind is ast.Starred else key, "", -1))
-        if len(args) + len(keywords) > _MAX_PASSED:
+        if len(args) + len(keywords) > MAX_PASSED:
             out.append(("*", "", -1))  # the rest is not read: any parameter may be in it
         return tuple(out)
 

@@ -80,7 +80,12 @@ class PassedArguments:
                 # a configuration object's own field passed on (`self.synthetic_acceptance_
                 # rates`): what the user wrote in the JSON, which the check validates as a
                 # field validator does its value
-                if _decided(tests, name, _may_be_false(k), strict=not own_key(k.json_key, k.via))
+                if _decided(
+                    tests,
+                    name,
+                    may_be_false(k.kind, k.value_type),
+                    strict=not own_key(k.json_key, k.via),
+                )
             )
         return out
 
@@ -106,7 +111,7 @@ class PassedArguments:
             for k in self._knobs.flags.flags_defaulting_to(owner, fields[0])
             # a validator's value is the user's input as pydantic hands it over: whatever
             # the check does with it, the flag gives it (a truth test aside)
-            if _decided(tests, value, _may_be_false(k), strict=False)
+            if _decided(tests, value, may_be_false(k.kind, k.value_type), strict=False)
         ]
 
     def _given(
@@ -300,7 +305,3 @@ def _constant(node: ast.expr) -> bool:
         and isinstance(node.args[0], ast.Name)
         and node.args[0].id not in ("self", "cls")
     )
-
-
-def _may_be_false(knob: KnobLink) -> bool:
-    return may_be_false(knob.kind, knob.value_type)
