@@ -40,6 +40,27 @@ FILES = {
                 setattr(self, key, value)
 
 
+        class Marker:
+            def __init__(self):
+                self.modules = set()
+
+            def add_item(self, item):
+                if item.__module__ in self.modules:
+                    warnings.warn(
+                        "This registry already contains a class with the same class name "
+                        "and module name as %s.%s, and will be replaced in the lookup table."
+                        % (item.__module__, item.__name__)
+                    )
+                self.modules.add(item.__module__)
+
+            def add_table(self, table):
+                if table.name in self.modules:
+                    warnings.warn(
+                        "This registry already contains a table with the same schema as %s"
+                        % (table.name,)
+                    )
+
+
         def flush(state, existing):
             if existing is not None:
                 warnings.warn(
@@ -74,3 +95,18 @@ def test_a_name_that_leads_its_message_is_renamed_as_written(models: Store) -> N
 def test_what_conflicts_without_a_name_is_no_rename(models: Store) -> None:
     page = page_with_message(models, "models", "New instance")
     assert not any(s.text.startswith("Rename") for s in page.solutions)
+
+
+def test_a_class_declared_twice_under_one_holder_is_declared_once(models: Store) -> None:
+    page = page_with_message(models, "models", "This registry already contains a class")
+    assert page.solutions[0].text == (
+        "Declare the class “MODULE.ITEM” only once under this registry (a `class` statement "
+        "run again, in a function called twice or a module reloaded, declares it again), or "
+        "give one of the two another name: as the message says, it already contains a class "
+        "with the same class name and module name as MODULE.ITEM."
+    )
+
+
+def test_the_same_thing_other_than_a_name_is_no_declaration_to_repeat(models: Store) -> None:
+    page = page_with_message(models, "models", "This registry already contains a table")
+    assert not any(s.text.startswith("Declare") for s in page.solutions)

@@ -27,6 +27,16 @@ _LED = re.compile(
     re.I,
 )
 
+# "This declarative base already contains a class with the same class name and module name
+# as {module}.{name}": a second declaration of one name under one holder
+_TAKEN = re.compile(
+    r"^(?P<holder>(?:this|the)\s+[\w ]+?)\s+already\s+(?:contains|has)\s+an?\s+"
+    r"(?P<noun>class|model|table)\s+with\s+the\s+same\s+"
+    r"(?P<same>(?:\w+\s+)*?name(?:\s+and\s+(?:\w+\s+)*?name)?)\s+as\s+"
+    r"(?P<name>\{[^{}]+\}(?:\.\{[^{}]+\})*)",
+    re.I,
+)
+
 
 def name_clash_solution(facts: Facts) -> Solution | None:
     """ "Rename the field “{ann_name}” in your code: as the message says, it shadows an
@@ -37,7 +47,7 @@ def name_clash_solution(facts: Facts) -> Solution | None:
     text = message.text.strip()
     found = _NAMED.match(text) or _LED.match(text)
     if found is None:
-        return None
+        return _taken_solution(text)
     noun = found.group("noun").lower()
     # the name as the user wrote it, not its repr
     name = re.sub(r"![rsa]\}$", "}", found.group("name"))
@@ -46,6 +56,28 @@ def name_clash_solution(facts: Facts) -> Solution | None:
         text=(
             f"Rename the {noun} “{name}” in your code to one that nothing "
             f"else uses: as the message says, it {clash}."
+        ),
+        kind="input",
+    )
+
+
+def _taken_solution(text: str) -> Solution | None:
+    """ "Declare the class “{m}.{n}” once, or give one of the two another name", for a
+    message saying its holder already has one of the same name."""
+    found = _TAKEN.match(text)
+    if found is None:
+        return None
+    noun = found.group("noun").lower()
+    name = re.sub(r"![rsa]\}", "}", found.group("name"))
+    holder = found.group("holder")
+    held = f"{holder[0].lower()}{holder[1:]}"
+    rest = text[found.start("holder") + len(holder) :].strip().rstrip(".,")
+    rest = re.split(r",\s*and\b", rest, maxsplit=1)[0]
+    return Solution(
+        text=(
+            f"Declare the {noun} “{name}” only once under {held} (a `class` statement run "
+            f"again, in a function called twice or a module reloaded, declares it again), "
+            f"or give one of the two another name: as the message says, it {rest}."
         ),
         kind="input",
     )

@@ -68,8 +68,10 @@ from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.handed_callback import handed_solution
 from errdex.explain.hiding_flags import hides_only, input_solution
+from errdex.explain.inferred_type import inferred_type_solution
 from errdex.explain.inner_raises import inner_solution
 from errdex.explain.inputs import input_action
+from errdex.explain.installed_method import installed_solutions
 from errdex.explain.instances import instance_action
 from errdex.explain.kept_fields import with_kept_fields
 from errdex.explain.kept_first import drops_setting, keep_first
@@ -380,11 +382,14 @@ def _solutions(facts: Facts) -> list[Solution]:
         registration_solution(facts),
         handed_solution(facts),
         decorated_solution(facts),
+        *installed_solutions(facts),
     ):
-        # a name the user registers; what their callable did; what they decorate
+        # a name the user registers; what their callable did; what they decorate; what a
+        # method their decorator gives their class reads of it
         if declared is not None:
             found.add(declared, 0)
     clash = name_clash_solution(facts) or returned_error_solution(facts)
+    clash = clash or inferred_type_solution(facts)
     if clash is not None:
         found.add(clash, 0)  # the message names the user's own name: before a helper's input
     replaced = override_solution(facts)
