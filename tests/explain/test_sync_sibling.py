@@ -186,3 +186,19 @@ def test_an_object_made_for_the_other_client_names_that_client(streams: Store) -
     assert solutions_of(streams, "Client._send_one")[0].startswith(
         "Make the call with `streams.AsyncClient` instead"
     )
+
+
+def test_a_standard_sync_type_names_the_async_twin(streams: Store) -> None:
+    # `typing.Iterable` has an async form (`typing.AsyncIterable`): a read asserting it
+    # refuses a body built with async content, which `aread` takes
+    assert solutions_of(streams, "Body.read")[0] == (
+        "Call `await aread()` instead of `read()`: `Body.read` needs `self.stream` to be a "
+        "`typing.Iterable`, and here it is asynchronous (made for async code); `Body.aread` "
+        "reads it."
+    )
+    fix = page_of(streams, "Body.read").example_fix
+    assert fix is not None
+    assert (fix.before, fix.after) == ("body.read()", "await body.aread()")
+    assert solutions_of(streams, "Body.iter_raw")[0].startswith(
+        "Call `async for ... in aiter_raw()` instead of `iter_raw()`"
+    )

@@ -44,7 +44,7 @@ def init_contents_solution(conditions: list[ConditionView], facts: Facts) -> Sol
         return None
     params = method_params(function)
     fixed: frozenset[str] | None = None  # the module's names: the whole file parsed
-    read = set().union(*(_reads(c.text) for c in facts.conditions))
+    read = set().union(*(condition_reads(c.text) for c in facts.conditions))
     for param in params:
         found = constructor_argument(facts, owner, method, param, params.index(param))
         if found is None:
@@ -68,7 +68,7 @@ def init_contents_solution(conditions: list[ConditionView], facts: Facts) -> Sol
     return None
 
 
-def _reads(text: str) -> set[str]:
+def condition_reads(text: str) -> set[str]:
     """The names a condition reads; a loop's header (`for decl in decls`) reads both."""
     node = parse_expression(text.removeprefix("for "))
     return names_read(node) if node is not None else {"<unread>"}

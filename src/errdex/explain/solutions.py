@@ -48,6 +48,7 @@ from errdex.explain.dead_ends import dead_end
 from errdex.explain.declared_config import config_solution
 from errdex.explain.decorated import decorated_solution
 from errdex.explain.deprecation import replacement_first
+from errdex.explain.derived_form import derived_form_solution
 from errdex.explain.documented_raises import documented_raise_solution
 from errdex.explain.entry_input import roots
 from errdex.explain.env_assigned import env_assigned_solution
@@ -547,6 +548,11 @@ def _solutions(facts: Facts) -> list[Solution]:
     documented = None if kept else documented_raise_solution(facts)
     if documented is not None:
         kept = [documented]  # the docstring's rule, where no rule on the code says more
+    derived = None if kept else derived_form_solution(facts)
+    if derived is not None:
+        # the message's rule on the argument the check sees only through locals made from
+        # it, where nothing else is said
+        kept = [derived]
     # a setting's fix carries the other settings the check needs, or is not drawn
     # and a fix that calls the package's own code is not drawn
     return [

@@ -6,7 +6,10 @@ typing.AsyncIterable)`); a request built for a synchronous client fails it. The 
 user takes is the method of the same class without the `a` prefix, where that method reads
 the same thing: not an asynchronous object of their own. The other way round, a sync method
 refusing what is not synchronous (`Response.close` on the response of an `AsyncClient`) is
-left for its `a`-prefixed coroutine or async generator (`await response.aclose()`).
+left for its `a`-prefixed coroutine or async generator (`await response.aclose()`). A type
+of the standard library that has an `Async` form (`typing.Iterable` beside
+`typing.AsyncIterable`: `Request.read` asserting a sync stream, for a request built with async
+content) is synchronous as a `Sync...` class is.
 """
 
 from __future__ import annotations
@@ -20,6 +23,12 @@ from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code
 from errdex.explain.user_call import user_call
 from errdex.link.expression_texts import negated_call
+
+# The standard library's abstract types (`typing`, `collections.abc`, `contextlib`) that have
+# an asynchronous form named `Async...`: a check for one of them refuses what is asynchronous.
+_SYNC_ABSTRACT = frozenset(
+    {"Iterable", "Iterator", "Generator", "ContextManager", "AbstractContextManager"}
+)
 
 
 def sync_sibling_solution(facts: Facts) -> Solution | None:
@@ -74,7 +83,8 @@ def _refusal(facts: Facts) -> tuple[ConditionView, str, str, bool] | None:
     """The first condition on the path refusing an object of the other kind, with what it
     reads, the type it wants and whether that type is asynchronous."""
     for condition in facts.held:
-        if "isinstance(" not in condition.text or "sync" not in condition.text.lower():
+        text = condition.text
+        if "isinstance(" not in text or not _names_kind(text):
             continue  # most are not: no parse of them
         refused = _refused_kind(condition.text)
         if refused is not None:
@@ -128,9 +138,15 @@ def _refused_kind(text: str) -> tuple[str, str, bool] | None:
         return None
     kind = ast.unparse(call.args[1])
     bare = kind.rpartition(".")[2]
-    if not bare.startswith(("Async", "Sync")):
+    if not bare.startswith(("Async", "Sync")) and bare not in _SYNC_ABSTRACT:
         return None
     return ast.unparse(call.args[0]), kind, bare.startswith("Async")
+
+
+def _names_kind(text: str) -> bool:
+    """Whether a condition's text may name a type of one kind: `...Sync...`, `...Async...`, or
+    a standard abstract type that has an async form."""
+    return "sync" in text.lower() or any(name in text for name in _SYNC_ABSTRACT)
 
 
 def _sibling_reads(

@@ -35,7 +35,7 @@ _PURE_MODULES = frozenset(
     | {"unicodedata", "decimal", "fractions", "base64", "binascii", "urllib", "posixpath"}
 )
 # Names that read state rather than the value given.
-_STATE = frozenset({"self", "cls", "os", "sys", "envs", "environ", "time", "random"})
+STATE_NAMES = frozenset({"self", "cls", "os", "sys", "envs", "environ", "time", "random"})
 
 
 class FieldValue(NamedTuple):
@@ -260,10 +260,15 @@ def callable_by_user(facts: Facts) -> bool:
 
 
 def failed_call(
-    facts: Facts, function: ast.FunctionDef, params: list[str]
+    facts: Facts,
+    function: ast.FunctionDef,
+    params: list[str],
+    handed: frozenset[str] = frozenset(),
 ) -> tuple[str, str] | None:
     """(the call, the parameter) of the `try` whose `except` holds the site, when that call
-    reads one parameter as it is and nothing else the function computed."""
+    reads one parameter as it is and nothing else the function computed; `handed` are
+    parameters the call may read besides, whose value the caller fixes (the model's
+    `config` a framework hands a validator: `config.json_loads(v)`)."""
     excepts = [c for c in facts.conditions if c.kind == ConditionKind.EXCEPT]
     if not excepts or len(excepts) != len([c for c in facts.conditions if c.kind in CONTEXT_KINDS]):
         return None
@@ -277,7 +282,7 @@ def failed_call(
     # the call's other names: a class or function of the module, no local it computed
     constants = module_constants(facts)
     if len(used) != 1 or any(
-        n in sources or not fixed_name(n, constants) for n in read - set(used)
+        n in sources or not (n in handed or fixed_name(n, constants)) for n in read - set(used)
     ):
         return None
     try:
@@ -371,7 +376,7 @@ def _reached(
             if name in sources:  # rebound: what it is rebound to counts too
                 todo.extend(_read_by(sources[name]) - seen)
             continue
-        if name in _STATE or name == "<caught>":
+        if name in STATE_NAMES or name == "<caught>":
             return None
         if name in sources:
             todo.extend(_read_by(sources[name]) - seen)

@@ -23,7 +23,7 @@ MAX_TYPES = 3
 # The modules of a folder read for a table of another module's function: those named for
 # validating (`validators.py`, `_parsers.py`, `conversion.py`), not every sibling (a folder
 # may hold hundreds of modules, and a page is built in milliseconds).
-_TABLE_MODULE = re.compile(r"_?(?:valid|pars|conver|coerc)", re.IGNORECASE)
+VALIDATING_MODULE = re.compile(r"_?(?:valid|pars|conver|coerc)", re.IGNORECASE)
 # A table or lookup longer than this is read as no validating one.
 _MAX_LINES = 150
 # Lines that carry on a top-level statement at the left margin.
@@ -68,7 +68,7 @@ def _importers(facts: Facts, name: str) -> list[str]:
     texts = []
     for path in facts.folder_paths():
         stem = path.rpartition("/")[2].removesuffix(".py")
-        if path == own or not path.endswith(".py") or not _TABLE_MODULE.match(stem):
+        if path == own or not path.endswith(".py") or not VALIDATING_MODULE.match(stem):
             continue
         text = facts.file_text(path)
         if text is None or name not in text:

@@ -45,7 +45,7 @@ from errdex.explain.validator_parts import (
     grouped,
     value_part,
 )
-from errdex.explain.validator_tables import MAX_TYPES, handed_on
+from errdex.explain.validator_tables import MAX_TYPES, VALIDATING_MODULE, handed_on
 from errdex.extract.conditions import dotted_name, negate
 from errdex.extract.shapes import isinstance_of
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -110,7 +110,7 @@ def _validated(facts: Facts) -> Validated | None:
     fields = _decorated_fields(decorators_above(text, span[0] + 1))
     hooked = bool(owner) and "." not in owner and f"cls.{name}" in text
     hooked = hooked and any(hook in text for hook in _TYPE_HOOKS)
-    named = not owner and _named_validator(name)
+    named = not owner and (_named_validator(name) or _validating_module(facts, name))
     listed = None if owner else handed_on(facts, name)
     if fields is None and not hooked and not named and listed is None:
         return None if owner else _helper_of_validators(facts)
@@ -259,7 +259,9 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
             kind="input",
         )
     function = facts.site_function()
-    failed = failed_call(facts, function, [found.value]) if function is not None else None
+    # the framework's own objects it hands the validator beside the value (`config`)
+    handed = _CONTEXT & frozenset(found.others)
+    failed = failed_call(facts, function, [found.value], handed) if function else None
     if failed is not None and failed[1] == found.value:
         return Solution(
             text=(
@@ -569,6 +571,15 @@ def _returns_only(lines: Sequence[str], line: int) -> bool:
 
 def _named_validator(name: str) -> bool:
     return not name.startswith("_") and re.search(r"(?:^|_)validator$", name) is not None
+
+
+def _validating_module(facts: Facts, name: str) -> bool:
+    """A public function named `validate_*` of a module named for validating
+    (`validators.py`): a validator the framework appends to a field's list by name
+    (`pre_validators.append(make_generic_validator(validate_json))`), whatever module does
+    it; `_returns_value` then asks that it gives back the value or a conversion of it."""
+    stem = facts.stored.file.rpartition("/")[2].removesuffix(".py")
+    return name.startswith("validate_") and VALIDATING_MODULE.match(stem) is not None
 
 
 def _returns_value(function: ast.FunctionDef, value: str) -> bool:
