@@ -157,6 +157,13 @@ _ONLY = re.compile(
     r"\bonly\s+(?:supports?|accepts?|allows?|works\s+with)\b|\bis\s+only\s+supported\s+with\b",
     re.I,
 )
+# "Can't use the blank value '' in a SET without setting retrieve_as_bitwise=True": the
+# keyword the refused use needs, given its value (`names_keyword`)
+_WITHOUT = re.compile(
+    r"\b(?:can't|cannot|can\s+not|not\s+(?:be\s+)?(?:allowed|supported|possible))\b.*"
+    r"\bwithout\s+(?:setting|passing|using|specifying|giving)\s",
+    re.I,
+)
 # "The private method `_iter` will be removed and should no longer be used", "Support for
 # `__post_init_post_parse__` has been dropped": the name it retires, the first quoted one of
 # the sentence.
@@ -307,7 +314,8 @@ def message_advice(message: str | None) -> list[Advice]:
         offers = command is not None or suggested is not None or requires is not None
         offers = offers or proposed is not None
         offers = offers or missing is not None or retired is not None or version is not None
-        offers = offers or (_ONLY.search(sentence) is not None and names_keyword(sentence))
+        given = _ONLY.search(sentence) or _WITHOUT.search(sentence)
+        offers = offers or (given is not None and names_keyword(sentence))
         implied = None if offers or _instructs(sentence) else implied_instruction(sentence)
         choice = None if offers or implied is not None else paired_rule(before, sentence)
         if choice is not None:

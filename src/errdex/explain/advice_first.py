@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from errdex.explain.advice_phrasings import given_flags
 from errdex.explain.context import Facts
 from errdex.explain.inputs import public_name
 from errdex.explain.kept_first import drops_setting, gives_up_argument
@@ -104,6 +105,9 @@ def _dropped_unnamed(solution: Solution, advice: str) -> bool:
     if not drops_setting(solution) and not nulled:
         return False
     names = {knob, knob[2:].replace("-", "_")} if knob.startswith("--") else {knob}
+    # of a flag the advice gives a value, that flag alone is what it names: the sentence it
+    # quotes names the setting that asks for it too ("--a requires --b v")
+    advice = " ".join(given_flags(advice)) or advice
     return not any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", advice) for n in names)
 
 

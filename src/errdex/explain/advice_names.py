@@ -24,8 +24,11 @@ import re
 
 import msgspec
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.fix_forms import swapped_method_fix
+from errdex.explain.input_nodes import kwargs_key
+from errdex.explain.inputs import public_name
 from errdex.explain.outline import defining
 from errdex.explain.page import Change, ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code
@@ -89,6 +92,8 @@ def keyword_solution(text: str, facts: Facts) -> Solution | None:
         said = f"as the message says: “{text}”"
         # a check of the argument left out (`prefix is None`): the call that raised gave none
         left_out = tested.text.strip() == f"{name} is None"
+        # a key taken out of `**kw` with its default: the call that raised left it out
+        left_out = left_out or (name not in facts.read.params and _popped(name, facts))
         call = _call_keyword(name, value, facts, None if left_out else name.upper())
         if call is not None:
             target = call.target if call.method is None else f"{call.target}.{call.method}"
@@ -117,7 +122,7 @@ def _call_keyword(name: str, value: str, facts: Facts, before: str | None) -> Ch
     what the call gave it, None when it gave none): when the keyword is one of its
     parameters a call may pass by name."""
     read = facts.read
-    if name not in read.params or name in read.positional:
+    if name in read.positional or (name not in read.params and not _popped(name, facts)):
         return None
     # the message names the function (or its class) it is a keyword of: not a keyword of
     # a helper that happens to share the name of an option given elsewhere
@@ -127,6 +132,27 @@ def _call_keyword(name: str, value: str, facts: Facts, before: str | None) -> Ch
     if not any(re.search(rf"\b{re.escape(p)}\b", said) for p in parts if p != "__init__"):
         return None
     return call_change(facts, name, before, value)
+
+
+def _popped(name: str, facts: Facts) -> bool:
+    """Whether the site's function takes `name` out of its `**kw` by key before the check
+    (`self.retrieve_as_bitwise = kw.pop("retrieve_as_bitwise", False)` in `SET.__init__`):
+    a keyword its call gives by name, though no parameter declares it. Only of a function a
+    user calls (`Table._new`, which `Table()` calls with its own keywords, is none)."""
+    function = facts.site_function()
+    if function is None or function.args.kwarg is None:
+        return False
+    if not public_name(facts.stored.site.function):
+        return False
+    keywords = function.args.kwarg.arg
+    line = facts.stored.site.line
+    return any(
+        isinstance(node, ast.Call | ast.Subscript)
+        and not isinstance(getattr(node, "ctx", None), ast.Store)  # `kw["k"] = ...` sets it
+        and node.lineno < line
+        and kwargs_key(node, keywords) == name
+        for node in walk(function)
+    )
 
 
 def _tested_attribute(name: str, value: str, facts: Facts) -> ConditionView | None:

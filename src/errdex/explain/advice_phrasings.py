@@ -126,6 +126,20 @@ _NOTHING_MORE = re.compile(
 )
 # words after a flag that are no value of it
 _NO_FLAG_VALUE = frozenset({"or", "and", "to", "for", "if", "when", "with", "the", "a", "an"})
+# the other values the flag may take, after its first, to the sentence's end: "requires
+# --mamba-backend triton or flashinfer", "fp8, fp16 or bf16" (one word each: "or Model
+# Runner V1" names something else)
+_OTHER_VALUES = re.compile(r"((?:\s*(?:,\s*(?:or\s+)?|\s+or\s+)\s*[\w.:-]+)+)\s*[.;!]?\s*$", re.I)
+_OTHER_VALUE = re.compile(r"[\w.:-]+")
+# words that bound or qualify a value rather than name another ("or higher")
+_NO_OTHER_VALUE = frozenset(
+    "higher lower above below later newer older greater less more fewer larger smaller it "
+    "them none not so similar equivalent".split()
+)
+# the one flag's advice, given a value ("Pass `--b v`"), up to the sentence it quotes
+_PASS_FLAG = "Pass `--"
+_AS_SAID = ", as the message says"
+_FLAG_GIVEN = re.compile(r"`(--[a-z][\w-]*) [^`]+`")
 
 # "other types require an explicit default factory set using `DefaultDict[..., Annotated[...,
 # Field(default_factory=...)]]`": what to give, and the form the user writes it in (code).
@@ -388,6 +402,10 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         if _NOTHING_MORE.match(rest):
             given = f"{match['flag']} {value.rstrip('.')}" if value else match["flag"]
             return f"Pass `{given}`", "setting"
+        others = _other_values(rest) if value is not None else None
+        if others:
+            given = [f"`{match['flag']} {v}`" for v in (value, *others)]
+            return f"Pass {', '.join(given[:-1])} or {given[-1]}", "setting"
     match = _NEEDS_ENV.search(text)
     if match is not None:
         values = [v.strip("`") for v in re.split(r"\s+and\s+", match["values"])]
@@ -407,6 +425,30 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     if match is not None:
         return f"Install what it requires ({match['what'].strip()})", "environment"
     return stated_limit(text) or exclusive_instruction(text)
+
+
+def given_flags(advice: str | None) -> list[str]:
+    """The flags the one flag's advice ("Pass `--b v`", "Pass `--b v` or `--b w`", and so
+    its solution's text, up to the sentence it quotes) gives a value; none for any other
+    advice, or a flag passed bare."""
+    if not (advice or "").startswith(_PASS_FLAG):
+        return []
+    own = (advice or "").partition(_AS_SAID)[0]
+    return list(dict.fromkeys(_FLAG_GIVEN.findall(own)))
+
+
+def _other_values(rest: str) -> list[str] | None:
+    """The other values a flag's first value is one of, when the rest of the sentence lists
+    only values (`or flashinfer`, `, fp16 or bf16`); else None. A word that
+    bounds the value ("or higher") or another flag is no value of it."""
+    listed = _OTHER_VALUES.match(rest)
+    if listed is None:
+        return None
+    values = [v.rstrip(".") for v in _OTHER_VALUE.findall(listed.group(1))]
+    values = [v for v in values if v.lower() != "or"]
+    if not values or any(v.lower() in _NO_FLAG_VALUE | _NO_OTHER_VALUE for v in values):
+        return None
+    return values
 
 
 # "The association proxy can't be used as a plain column expression; it only works inside

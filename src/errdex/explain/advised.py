@@ -20,6 +20,7 @@ from errdex.explain.advice_phrasings import (
     LISTED,
     WORKS_INSTEAD,
     form_rule,
+    given_flags,
     stated_use,
     unsupported_use,
 )
@@ -98,7 +99,10 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
                 out.solutions.append((upgrade, advised_rank(upgrade)))
                 facts.memo.setdefault(STATED_VERSIONS, []).append((upgrade.text, advice.text))
             continue
-        if any(re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", advice.text) for k in named):
+        # the flag the advice gives a value is what it turns ("--a requires --b v": `--b`;
+        # "Do not pass `--a`" drops what the user asked for, the advice keeps it)
+        turned = " ".join(given_flags(advice.implied)) or advice.text
+        if any(re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", turned) for k in named):
             continue  # a solution turns the setting it names (as a word: not `VLLM_X` for `X`)
         if any(advice.text in text for text in [*found, *(s.text for s, _ in out.solutions)]):
             continue  # quoted whole by a solution already
@@ -146,7 +150,10 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
             continue
         keyword = keyword_solution(advice.text, facts)
         if keyword is not None:
-            out.solutions.append((keyword, advised_rank(keyword)))
+            # written into the user's own call it is as exact as a way out of the code, and
+            # it keeps the rest of what they passed: before a way out that gives a value up
+            exact_call = keyword.change is not None and keyword.change.form == "call"
+            out.solutions.append((keyword, advised_rank(keyword) - exact_call))
             continue
         change = advice.change
         if change is not None and change.form == "env" and not declared_env(change.target, facts):

@@ -100,6 +100,27 @@ def field_key(node: ast.expr) -> tuple[ast.expr, str] | None:
     return None
 
 
+def kwargs_key(value: ast.expr, keywords: str | None) -> str | None:
+    """`k` of `kwargs["k"]`, `kwargs.get("k", ...)`, `kwargs.pop("k", ...)`."""
+    if keywords is None:
+        return None
+    if isinstance(value, ast.Subscript):
+        owner, key = value.value, value.slice
+    elif (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in ("get", "pop")
+        and value.args
+    ):
+        owner, key = value.func.value, value.args[0]
+    else:
+        return None
+    named = isinstance(owner, ast.Name) and owner.id == keywords
+    if named and isinstance(key, ast.Constant) and isinstance(key.value, str):
+        return key.value
+    return None
+
+
 def is_call(node: ast.Call, name: str) -> bool:
     return isinstance(node.func, ast.Name) and node.func.id == name
 

@@ -24,6 +24,7 @@ from errdex.explain.context import CONTEXT_KINDS, Facts, top_class_in
 from errdex.explain.entry_input import names_read
 from errdex.explain.failed_try import TriedInput
 from errdex.explain.imported_class import module_file_text
+from errdex.explain.input_nodes import kwargs_key
 from errdex.explain.inputs import private_argument
 from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.parse_formats import format_named
@@ -405,7 +406,7 @@ def _origin(
     via = f"{code(name)} is {code(ast.unparse(value))}, line {value.lineno}"
     if isinstance(value, ast.Name) and value.id in params and value.id not in sources:
         return value.id, via
-    key = _key_of(value, keywords)
+    key = kwargs_key(value, keywords)
     return (key, via) if key is not None else None
 
 
@@ -447,27 +448,6 @@ def _piece_step(node: ast.AST) -> bool:
         return node.attr in _PIECES
     simple = ast.Name | ast.Constant | ast.Subscript | ast.Slice | ast.UnaryOp | ast.unaryop
     return isinstance(node, simple | ast.expr_context)
-
-
-def _key_of(value: ast.expr, keywords: str | None) -> str | None:
-    """`k` of `kwargs["k"]`, `kwargs.get("k", ...)`, `kwargs.pop("k", ...)`."""
-    if keywords is None:
-        return None
-    if isinstance(value, ast.Subscript):
-        owner, key = value.value, value.slice
-    elif (
-        isinstance(value, ast.Call)
-        and isinstance(value.func, ast.Attribute)
-        and value.func.attr in ("get", "pop")
-        and value.args
-    ):
-        owner, key = value.func.value, value.args[0]
-    else:
-        return None
-    named = isinstance(owner, ast.Name) and owner.id == keywords
-    if named and isinstance(key, ast.Constant) and isinstance(key.value, str):
-        return key.value
-    return None
 
 
 def _unpacked_into(
