@@ -185,6 +185,16 @@ class Binding(msgspec.Struct, frozen=True, gc=False):
     doc: str | None = None  # a constant's docstring or the comment above it, where defined
 
 
+class ValueRead(msgspec.Struct, frozen=True, gc=False, array_like=True):
+    """What a local's assigned value reads, for the settings behind the local: an
+    environment variable (`os.getenv("X")`), another name or attribute chain as it is (an
+    alias: `self.config.x`), or else the names and chains it is computed from."""
+
+    env: str | None
+    alias: str | None
+    names: tuple[str, ...]
+
+
 class Variant(msgspec.Struct, frozen=True, gc=False):
     """One reason collected into a reasons list, with the conditions under which it is added."""
 
@@ -642,6 +652,10 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     # the lines that start its top-level statements (`extract.module.top_starts`): a page
     # reading a few of them parses those alone
     outline: tuple[int, ...] = ()
+    # what the value of each local a binding of its sites and calls holds reads, by the
+    # value's source, where the walk had its tree (`extract.value_reads`): the linker
+    # reads the others' texts itself
+    value_reads: dict[str, ValueRead] = {}
 
 
 evaluate_field_types(__name__)  # each field type's text compiled once (struct_hints)

@@ -53,13 +53,14 @@ from errdex.extract.skeleton import (
     hidden_text,
 )
 from errdex.extract.source_text import source_lines
+from errdex.extract.value_reads import bound_values
 from errdex.extract.walker import Walker
 from errdex.facts import CallSite, FileFacts
 from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "102-blanked-call-bindings"
+EXTRACTOR_VERSION = "103-local-value-reads"
 
 __all__ = [
     "EXTRACTOR_VERSION",
@@ -281,6 +282,9 @@ def _extract_text(
         request_fields=tuple(request_fields(text)),
         request_carries=tuple(request_carries(text)),
         outline=top_starts(tree),
+        value_reads=bound_values(
+            walker.state.value_reads, walker.sites.sites, walker.calls.calls, call_sites
+        ),
     )
 
 

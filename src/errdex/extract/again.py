@@ -52,6 +52,7 @@ from errdex.extract.module import (
 from errdex.extract.reading import Wanted, read_lines
 from errdex.extract.scope import Scope, Step
 from errdex.extract.skeleton import Skeleton
+from errdex.extract.value_reads import bound_values
 from errdex.extract.walker import Walker
 from errdex.facts import FileFacts
 from errdex.lazy_re import lazy_compile
@@ -209,6 +210,7 @@ class _Splice:
             for line in sorted({*read, *taken})
         }
         returned = {k: tuple(v) for k, v in definitions.returned_texts.items()}
+        call_sites = self._call_sites(walker, keep)
         return msgspec.structs.replace(
             first,
             sites=tuple(sites),
@@ -224,11 +226,15 @@ class _Splice:
             returns=self.keyed(first.returns, definitions.returns, "returns"),
             params=self.keyed(first.params, definitions.params, "params"),
             validators=self.keyed(first.validators, definitions.validators, "validators"),
-            call_sites=self._call_sites(walker, keep),
+            call_sites=call_sites,
             properties=tuple(self.lines(first.properties, definitions.properties, "properties")),
             tests=tuple(self.lines(first.tests, recorded.tests, "tests")),
             readings=readings,
             local_imports=local,
+            # the kept statements' values were read by the first walk
+            value_reads=bound_values(
+                {**first.value_reads, **walker.state.value_reads}, sites, calls, call_sites
+            ),
         )
 
     # -- the statements not walked, and where their first facts go --------------------------

@@ -173,7 +173,7 @@ class CallRecorder:
                 return None
             if isinstance(assigned.value, ast.Constant) and not assigned.value.value:
                 continue  # False, None, 0, "": the local is false there
-            source = self.state.source(assigned.value)
+            source = self.state.bound(assigned.value)
             if value is not None and value[1] != source:
                 return None
             value = (assigned.line, source)

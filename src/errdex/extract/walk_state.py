@@ -20,7 +20,8 @@ from errdex.extract.scope import Scope, Step, message_locals
 from errdex.extract.shapes import OWN_OBJECT, is_stringy
 from errdex.extract.source_text import source_of
 from errdex.extract.templates import TemplateBuilder
-from errdex.facts import Arg, Binding, Condition, ConditionKind, MessageTemplate
+from errdex.extract.value_reads import parses_alone, value_read
+from errdex.facts import Arg, Binding, Condition, ConditionKind, MessageTemplate, ValueRead
 
 _LOOPS = (ast.For, ast.AsyncFor)  # made once, not a union at each test
 
@@ -52,6 +53,8 @@ class WalkState:
         self.source = functools.partial(_memoized_source, text, {})
         self.conditions = ConditionMaker(self.source)
         self._names_of_values: dict[int, tuple[ast.expr, tuple[str, ...]]] = {}
+        # what the values bound to locals read, by their source (`extract.value_reads`)
+        self.value_reads: dict[str, ValueRead] = {}
         # The nested blocks being walked, innermost last: a value assigned in a block
         # surely ran for a statement whose blocks start with that block's.
         self.blocks: tuple[int, ...] = ()
@@ -178,7 +181,7 @@ class WalkState:
                     seen.add(dotted)
                     test = self.own_test(dotted, scope, line)
                     if test is not None:
-                        found.append(Binding(name=dotted, value=self.source(test[1]), line=test[0]))
+                        found.append(Binding(name=dotted, value=self.bound(test[1]), line=test[0]))
                         values.append(test[1])
                     continue
                 if root in seen or root in OWN_OBJECT:
@@ -187,12 +190,20 @@ class WalkState:
                 assigned = self.last_assignment(root, scope, line)
                 if assigned is not None:
                     value = assigned[1]
-                    found.append(Binding(name=root, value=self.source(value), line=assigned[0]))
+                    found.append(Binding(name=root, value=self.bound(value), line=assigned[0]))
                     values.append(value)
             out.extend(found)
             if depth == 0 and found:
                 names = tuple(dict.fromkeys(n for v in values for n in self._value_names(v)))
         return tuple(out)
+
+    def bound(self, value: ast.expr) -> str:
+        """The source of a value a binding holds, with what it reads noted where parsing
+        that source gives the value again (`value_reads`)."""
+        text = self.source(value)
+        if text not in self.value_reads and parses_alone(value):
+            self.value_reads[text] = ValueRead(*value_read(value, text, self._value_names(value)))
+        return text
 
     def _value_names(self, value: ast.expr) -> tuple[str, ...]:
         """`dotted_names(value)` of an assigned value, worked out once: the sites of a

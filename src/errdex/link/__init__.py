@@ -57,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "96-paths-inside-folders"
+LINKER_VERSION = "97-local-value-reads"
 
 
 def link_version(

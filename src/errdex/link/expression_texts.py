@@ -17,8 +17,8 @@ from typing import NamedTuple
 from errdex.ast_walk import walk
 from errdex.extract.conditions import dotted_names
 from errdex.extract.knobs import env_read_of
-from errdex.extract.quick_unparse import quick_unparse
-from errdex.facts import Condition
+from errdex.extract.value_reads import may_read_env, value_read
+from errdex.facts import Binding, Condition, FileFacts, ValueRead
 from errdex.lazy_re import lazy_compile
 from errdex.link.scanned_names import scan, scanned_names
 
@@ -27,30 +27,31 @@ _DOTTED = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 class LocalValue(NamedTuple):
-    """What the knobs behind a local can be, from the source of the value it is assigned."""
+    """What the knobs behind a local can be, from the source of the value it is assigned
+    (the fields of `facts.ValueRead`, which the extraction gives where it can)."""
 
     env: str | None  # the variable when the value reads one: `os.getenv("X")`
     alias: str | None  # the source of a plain name or attribute chain: `self.config.x`
     names: tuple[str, ...]  # otherwise, the dotted names the value is computed from
 
 
+def bound_value(binding: Binding, facts: FileFacts) -> LocalValue | ValueRead | None:
+    """What the value of the local `binding` (of a site or call of `facts`) reads: the
+    extraction's answer where it had the value's tree, else `local_value` of its text."""
+    found = facts.value_reads.get(binding.value)
+    return found if found is not None else local_value(binding.value)
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def local_value(text: str) -> LocalValue | None:
     if _DOTTED.fullmatch(text) and not any(map(keyword.iskeyword, text.split("."))):
         return LocalValue(None, text, ())  # what parsing it would give, without the parse
-    if not _may_read_env(text):
+    if not may_read_env(text):
         scanned = scan(text)
         if scanned is not None and not scanned[1]:  # surely no name or attribute
             return LocalValue(None, None, scanned[0])
     value = parse_expression(text)
-    if value is None:
-        return None
-    read = env_read_of(value) if _may_read_env(text) else None
-    if read is not None:
-        return LocalValue(read, None, ())
-    if isinstance(value, ast.Name | ast.Attribute):
-        return LocalValue(None, quick_unparse(value) or ast.unparse(value), ())
-    return LocalValue(None, None, tuple(dotted_names(value)))
+    return None if value is None else LocalValue(*value_read(value, text))
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -83,12 +84,6 @@ def _env_membership(node: ast.expr) -> str | None:
     ):
         return None
     return node.left.value
-
-
-def _may_read_env(text: str) -> bool:
-    """False when `text` cannot hold an environment read (every way of reading one names
-    `getenv` or `environ`); non-ASCII text may spell them in other characters."""
-    return "environ" in text or "getenv" in text or not text.isascii()
 
 
 def names_of(conditions: Iterable[Condition]) -> list[str]:

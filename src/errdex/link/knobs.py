@@ -34,7 +34,13 @@ from errdex.facts import (
 )
 from errdex.link.dict_keys import DictRead, dict_alias, dict_read
 from errdex.link.environment_knobs import EnvironmentIndex, direct_reads
-from errdex.link.expression_texts import env_reads_in, local_value, names_of, parse_expression
+from errdex.link.expression_texts import (
+    bound_value,
+    env_reads_in,
+    local_value,
+    names_of,
+    parse_expression,
+)
 from errdex.link.flags import FlagIndex
 from errdex.link.group_sizes import GroupSizes
 from errdex.link.resolve import Namespace
@@ -277,7 +283,7 @@ class KnobIndex:
             elif not self.flags.settings_class(cls):
                 return ()
         if binding is not None:
-            value = local_value(binding.value)
+            value = bound_value(binding, facts)
             if value is None or value.alias is None or value.alias.partition(".")[0] == root:
                 return None
             held, via = value.alias, f"the local `{root}` = `{value.alias}` (line {binding.line})"
@@ -588,7 +594,7 @@ class KnobIndex:
         depth: int,
         local: Mapping[str, Binding] | None = None,
     ) -> list[KnobLink]:
-        value = local_value(binding.value)
+        value = bound_value(binding, facts)
         if value is None:
             return []
         if value.env is not None:
