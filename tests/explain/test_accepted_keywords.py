@@ -56,7 +56,7 @@ def test_the_keywords_a_local_mapping_names(links: Store) -> None:
         "Pass `Link` only keywords it accepts: `scheme`, `host`, `port` (the check at line "
         "10 refuses any other name)."
     )
-    assert "the argument `kwargs`" in page.solutions[1].text
+    assert "`**kwargs` of `Link` collects" in page.solutions[1].text
     assert "errdex found no setting" not in page.what_it_means
 
 

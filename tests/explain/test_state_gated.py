@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_in_function
+from explain_samples import indexed_package, page_in_function, page_with_message
 
 from errdex.store import Store
 
@@ -55,16 +55,30 @@ KERN = {
                 assert count >= 0
                 self.count = count
         """,
-    "kern/_config.py": """
-        from kern.state import MODES
+    "kern/ops/backend.py": """
+        class Backend:
+            def __init__(self, graph, shape_indices):
+                self.graph = graph
+                self.shape_indices = shape_indices
 
-
-        class Limits:
-            def __init__(self, low=None, high=None):
-                if MODES.strict:
-                    assert high is None or low is None
-                self.low = low
-                self.high = high
+            def __call__(self, *args):
+                if self.shape_indices:
+                    return self.graph(args[self.shape_indices[0]])
+                assert len(self.graph.entries) == 1, "expected one compiled entry"
+                return self.graph(*args)
+        """,
+    "kern/third_party/__init__.py": "",
+    "kern/third_party/fmha.py": """
+        def plan(query, causal=True):
+            if not causal:
+                raise NotImplementedError("only causal attention is planned")
+            return query
+        """,
+    "kern/ops/plans.py": """
+        def plan(query, causal=True):
+            if not causal:
+                raise NotImplementedError("only causal attention is built")
+            return query
         """,
     "kern/tables.py": """
         from kern.state import MODES
@@ -75,6 +89,22 @@ KERN = {
                 if MODES.strict:
                     assert schema is None
                 self.name = name
+                self.schema = schema
+
+            def render(self):
+                assert self.schema is None, "a schema is not rendered"
+                return self.name
+        """,
+    "kern/_config.py": """
+        from kern.state import MODES
+
+
+        class Limits:
+            def __init__(self, low=None, high=None):
+                if MODES.strict:
+                    assert high is None or low is None
+                self.low = low
+                self.high = high
         """,
     "kern/state.py": """
         class _Modes:
@@ -168,3 +198,33 @@ def test_an_assert_of_a_class_a_librarys_deep_module_exports_keeps_its_way_out(
     # a package driven by its command keeps the depth gate
     for store in indexed_package(tmp_path_factory.mktemp("cmd"), "cmd", CMD):
         assert page_in_function(store, "cmd", "Sharded.__init__").solutions == []
+
+
+def test_an_assert_in_a_method_offers_no_keyword_of_an_internal_classs_constructor(
+    kern: Store,
+) -> None:
+    # `kern.ops.backend.Backend` is the package's own: its objects are made with the values
+    # the package computes, so its constructor's `shape_indices` is no user's to pass
+    page = page_in_function(kern, "kern", "Backend.__call__")
+    # before: "Pass a non-empty (true) value for the argument `shape_indices` of `Backend`."
+    assert page.solutions == []
+    assert "errdex found no setting or argument a user passes behind that." in page.what_it_means
+
+
+def test_an_assert_in_a_method_of_a_users_class_keeps_its_constructors_keyword(
+    kern: Store,
+) -> None:
+    # `kern.tables.Table` is a user's own call: the `schema` it was made with is theirs
+    page = page_in_function(kern, "kern", "Table.render")
+    assert any("`schema` of `Table`" in s.text for s in page.solutions)
+
+
+def test_a_raise_in_code_copied_in_offers_none_of_its_arguments(kern: Store) -> None:
+    # `kern/third_party/` is another project's code the package alone calls
+    page = page_with_message(kern, "kern", "only causal attention is planned")
+    # before: "Pass a non-empty (true) value for the argument `causal` of `plan`, or leave
+    # it out (it is `True` by default)."
+    assert page.solutions == []
+    # the same raise in the package's own module keeps its way out
+    page = page_with_message(kern, "kern", "only causal attention is built")
+    assert any("`causal` of `plan`" in s.text for s in page.solutions)

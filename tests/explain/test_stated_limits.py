@@ -140,7 +140,7 @@ def test_what_a_named_argument_must_be_is_the_value_to_give(lib: Store) -> None:
     texts = [s.text for s in page.solutions]
     # the message's value first; passing no keyword at all gives up what was asked, last
     assert texts[0].startswith("Give argument `KEY` a value that is `EXPECTED`, as the message")
-    assert texts[-1].startswith("Pass an empty (false) value for the argument `kwargs` of `URL`")
+    assert texts[-1].startswith("Leave out the keyword arguments that `**kwargs` of `URL`")
     made = stated_limit("Field {k!r} of model {m!r} needs to be a `Literal`")
     assert made == ("Make field {k!r} of model {m!r} a `Literal`", "input")
     # more than one word before "must be": not one argument named

@@ -18,6 +18,7 @@ from errdex.explain.entry_args import entry_arguments, stated_entries
 from errdex.explain.entry_solution import entry_input_solution
 from errdex.explain.env_reads import with_walrus_locals
 from errdex.explain.example_fix import example_fix
+from errdex.explain.failed_call import raised_bare
 from errdex.explain.failing_branch import failing_calls
 from errdex.explain.fallbacks import setting_fallbacks
 from errdex.explain.flag_reach import own_flags
@@ -134,6 +135,10 @@ def _build_page(
     facts.top_init = lambda: store.file_text(chosen.version_id, top_init_file(chosen))
     facts.imported_class = lambda name: imported_class(store, facts, name)
     facts.file_text = lambda file: store.file_text(chosen.version_id, file)
+    facts.raised_bare = lambda name: raised_bare(store, chosen, name)
+    facts.class_files = lambda name: tuple(
+        dict.fromkeys(s.file for s in store.class_sites(chosen.version_id, name))
+    )
     folder = chosen.file.rpartition("/")[0]
     facts.folder_paths = lambda: store.kept_paths(chosen.version_id, folder + "/" if folder else "")
     facts.bindings = without_loop_rebound(facts)

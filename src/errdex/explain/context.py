@@ -250,6 +250,12 @@ class Facts:
     imported_class: Callable[[str], ast.ClassDef | None] | None = field(default=None, repr=False)
     # a file of the version → its kept text (a caller's of another file; needs the store)
     file_text: Callable[[str], str | None] | None = field(default=None, repr=False)
+    # a class's name → the files of the version whose sites are in its methods, read when
+    # a rule asks (`explain/filled_flags.py`)
+    class_files: Callable[[str], tuple[str, ...]] | None = field(default=None, repr=False)
+    # an exception class's name → whether the version raises it, and only with no
+    # message at all (`raise Abort()`), read when a rule asks (`explain/failed_call.py`)
+    raised_bare: Callable[[str], bool] | None = field(default=None, repr=False)
     # the kept files of the version in the site's own folder (its sibling modules; needs
     # the store)
     folder_paths: Callable[[], Sequence[str]] | None = field(default=None, repr=False)

@@ -28,8 +28,9 @@ from errdex.explain.undefined_name import undefined_name_text
 from errdex.explain.user_data import callable_by_user
 from errdex.extract.setters import param_names
 from errdex.facts import Placeholder, SiteKind
+from errdex.store import Store, StoredSite
 
-__all__ = ["failed_call_solutions", "wrapped_sentence"]
+__all__ = ["caught_bare", "failed_call_solutions", "raised_bare", "wrapped_sentence"]
 
 _BROAD = frozenset({"Exception", "BaseException", ""})
 _OS_ERRORS = frozenset(
@@ -155,6 +156,7 @@ _BUILT = re.compile(
     r"^(?:[\w.]*\.)?\w*(?:Error|Exception|Warning)\(|^[\w.\[\]'\"]+\.get\([^,()]*\)$"
 )
 _MAX_CALL = 70  # characters of a call quoted in a sentence
+_MAX_RAISES = 60  # raises of a caught class read to tell whether any has a message
 
 
 def failed_call_solutions(facts: Facts, advised: bool) -> list[tuple[Solution, int, bool, str]]:
@@ -187,6 +189,8 @@ def failed_call_solutions(facts: Facts, advised: bool) -> list[tuple[Solution, i
     # full disk), not the value's: the message says which, and no value is named
     if out or advised or not raise_from or not given or caught & (_INTERNAL | _SYSTEM_ERRORS):
         return out[:2]
+    if caught_bare(facts):
+        return []  # click's `Abort()`: nothing in its message to fix
     shown = " or ".join(code(_short(t)) for t in texts[:2])
     shown += " (or another call of it)" if len(texts) > 2 else ""
     what = _caught_words(caught)
@@ -204,6 +208,56 @@ def failed_call_solutions(facts: Facts, advised: bool) -> list[tuple[Solution, i
         )
     alone = facts.stored.site.kind is not SiteKind.RERAISE
     return [(Solution(text=text, kind="input"), _AFTER_SETTINGS, alone, texts[0])]
+
+
+def raised_bare(store: Store, stored: StoredSite, name: str) -> bool:
+    """Whether the version raises the exception class `name` (its last component) and never
+    with a message: no argument at any raise (`raise Abort() from e`), and a class of the
+    package's own whose body builds none (no `__init__`, `__str__` or message attribute:
+    only a docstring) on a builtin base."""
+    found = [
+        s
+        for s in store.sites_raising(name, stored.project, stored.version, _MAX_RAISES)
+        if s.site.kind is SiteKind.RAISE
+    ]
+    if not found or len(found) >= _MAX_RAISES:
+        return False  # none to tell by, or too many to read them all
+    if not all(s.site.message is None and not s.site.args for s in found):
+        return False
+    info = found[0].exception
+    if info is None or info.defined_in is None or info.line is None:
+        return False  # a builtin or another package's class: raised elsewhere too
+    if any(s.exception is None or s.exception.qualname != info.qualname for s in found):
+        return False  # two classes of one name
+    if not all(base.startswith("builtins.") for base in info.bases):
+        return False  # a base of the package's may build a message
+    cls = top_class_in(store.file_text(stored.version_id, info.defined_in), info.name)
+    return cls is not None and all(_plain_statement(s) for s in cls.body)
+
+
+def _plain_statement(statement: ast.stmt) -> bool:
+    """A docstring, `pass` or `...`: a class body line that builds no message."""
+    if isinstance(statement, ast.Pass):
+        return True
+    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+
+
+def caught_bare(facts: Facts) -> bool:
+    """Whether every class the innermost `except` catches is one the package raises only
+    with no message (a signal to stop, click's `Abort`): "its message says what failed"
+    would send the user to a message that is not there. The classes of the site's file
+    built on a caught one are caught too and asked alike."""
+    clause = facts.innermost_except()
+    if clause is None:
+        return False
+    caught = caught_names(clause.text)
+    named = caught - _BROAD
+    if not named or named != caught or facts.raised_bare is None:
+        return False
+    every = set(named)
+    for name in named:
+        every.update(facts.subclass_names(name))
+    return all(facts.raised_bare(name) for name in sorted(every))
 
 
 def wrapped_sentence(facts: Facts) -> str | None:

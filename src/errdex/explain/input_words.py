@@ -13,6 +13,12 @@ from errdex.explain.plain import code
 from errdex.extract.conditions import dotted_name
 
 _MAX_VALUES = 12
+# How a way out leaves out what a `*args` or `**kwargs` parameter collects (`inputs`): an
+# argument given up, as "Pass an empty (false) value for the argument" is (`kept_first`).
+SPREAD_LEFT_OUT = (
+    "Leave out the keyword arguments that ",
+    "Leave out the positional arguments that ",
+)
 # Methods that give the same value normalised: a check of their result is one of the value.
 _NORMALIZERS = frozenset({"strip", "lower", "upper", "casefold", "lstrip", "rstrip"})
 

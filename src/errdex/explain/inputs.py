@@ -26,7 +26,7 @@ from errdex.explain.empty_objects import empty_is_nonsense
 from errdex.explain.init_values import allows, decided
 from errdex.explain.input_nodes import conjuncts, field_key, free_names, is_call, key_test
 from errdex.explain.input_shapes import module_patterns, more_shapes
-from errdex.explain.input_words import Instead, what_to_pass
+from errdex.explain.input_words import SPREAD_LEFT_OUT, Instead, what_to_pass
 from errdex.explain.item_fields import own_init
 from errdex.explain.kept_argument import kept_arguments
 from errdex.explain.none_assigned import none_from_keyword
@@ -252,6 +252,12 @@ def _input_instead(
         arguments[name] = name
         return f"the argument {code(name)} of {code(callee)}"
 
+    if mode == "public":
+        spread = _spread_test(node, facts, callee)
+        if spread is not None:
+            # `**dumps_kwargs` is no keyword a call names: a call writing
+            # `dumps_kwargs={}` puts that very key in it
+            return None if spread is _NO_WAY else Given(spread)
     others: set[str] = set()
     through: dict[str, str] = {}  # an attribute the constructor set → its keyword
     declared: set[str] = set()  # a field as the user's call gave it (`declared_fields`)
@@ -342,6 +348,38 @@ def _input_instead(
     return Given(
         instead.text, _change(instead, passed, facts), named.pop() if len(named) == 1 else None
     )
+
+
+_NO_WAY = ""
+
+
+def _spread_test(node: ast.expr, facts: Facts, callee: str) -> str | None:
+    """For a test of whether the function's `*args` or `**kwargs` collected anything
+    (`if dumps_kwargs: raise`): what to pass, said of the extra arguments the call gives,
+    never of a keyword named after the parameter; `_NO_WAY` when the parameter is
+    handed on from another call, None when the condition tests no such parameter as a
+    whole."""
+    negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    inner = node.operand if isinstance(node, ast.UnaryOp) and negative else node
+    if not isinstance(inner, ast.Name):
+        return None
+    function = facts.site_function()
+    if function is None:
+        return None
+    args = function.args
+    if args.kwarg is not None and args.kwarg.arg == inner.id:
+        kind, star, which = "keyword", "**", "any keyword it does not name"
+    elif args.vararg is not None and args.vararg.arg == inner.id:
+        kind, star, which = "positional", "*", "any beyond those it names"
+    else:
+        return None
+    if inner.id in facts.entry_args:
+        return _NO_WAY  # handed on from another call: which of its arguments is not known
+    collects = f"{code(star + inner.id)} of {code(callee)} collects"
+    if negative:
+        return f"Pass at least one of the {kind} arguments that {collects} ({which})."
+    left_out = SPREAD_LEFT_OUT[0] if kind == "keyword" else SPREAD_LEFT_OUT[1]
+    return f"{left_out}{collects} ({which}): the check refuses them."
 
 
 def private_argument(

@@ -25,6 +25,7 @@ from typing import Protocol
 
 from errdex.explain.advised import MESSAGE_FIRST, STATED_REQUIREMENTS, STATED_VERSIONS
 from errdex.explain.context import Facts
+from errdex.explain.input_words import SPREAD_LEFT_OUT
 from errdex.explain.page import Solution
 from errdex.facts import ConditionKind
 
@@ -67,7 +68,7 @@ def gives_up_argument(text: str) -> bool:
     """Whether a way out's text, as the input rules word it, only gives its argument up
     (passes None or an empty value for it): no value of the argument that keeps it (not
     "as one of `'a'`, `'b'`, or leave it out", which gives the values)."""
-    return text.startswith((_NONE_FOR, _EMPTIED))
+    return text.startswith((_NONE_FOR, _EMPTIED, *SPREAD_LEFT_OUT))
 
 
 def _gives_value(solution: Solution) -> bool:
@@ -97,7 +98,7 @@ def keep_first(items: Sequence[Ranked], facts: Facts) -> None:
     variadic = _variadic(facts)
     for item in items:
         # every value passed through `*args`/`**kwargs` given up: after any other way out
-        if any(item.solution.text.startswith(f"{_EMPTIED}`{v}`") for v in variadic):
+        if any(_gives_up_variadic(item.solution.text, v) for v in variadic):
             others = [i.rank for i in items if i is not item]
             if others and item.rank <= max(others):
                 item.rank = max(others) + 1
@@ -154,6 +155,14 @@ def _names(sentence: str, knob: str | None) -> bool:
     if not knob:
         return False
     return re.search(rf"(?<![\w-]){re.escape(knob)}(?![\w-])", sentence) is not None
+
+
+def _gives_up_variadic(text: str, name: str) -> bool:
+    """Whether a way out empties the `*args`/`**kwargs` parameter `name` (or leaves out
+    what it collects)."""
+    if text.startswith(f"{_EMPTIED}`{name}`"):
+        return True
+    return text.startswith(SPREAD_LEFT_OUT) and re.match(rf"[^`]*`\*\*?{name}`", text) is not None
 
 
 def _variadic(facts: Facts) -> set[str]:

@@ -24,7 +24,7 @@ from errdex.explain.never_none import never_none
 from errdex.explain.plain import code
 from errdex.explain.private_names import private_name
 from errdex.explain.refused_ways import KnownValues
-from errdex.explain.state_gated import users_call
+from errdex.explain.state_gated import VENDORED, users_call
 from errdex.explain.unreached import PassedCall
 from errdex.facts import ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
@@ -36,8 +36,6 @@ __all__ = ["passed_by_callers"]
 _TESTED = (ConditionKind.ASSERT, ConditionKind.IF, ConditionKind.ELIF)
 _UNSET = object()  # a parameter the call leaves out with no literal default
 _BUILTINS = frozenset(dir(builtins))
-# Folders of code copied in from another project, which the package alone calls.
-_VENDORED = frozenset({"third_party", "vendor", "_vendor", "vendored", "extern", "externals"})
 
 
 def passed_by_callers(store: Store, stored: StoredSite, facts: Facts) -> list[PassedCall]:
@@ -90,7 +88,7 @@ def _internal(stored: StoredSite) -> bool:
     modules = stored.module.split(".")
     parts = [*modules, *stored.site.function.split(".")]
     private = any(private_name(p) for p in parts)
-    return private or any(p in _VENDORED for p in modules)
+    return private or any(p in VENDORED for p in modules)
 
 
 def _parameters(function: ast.FunctionDef, constructor: bool) -> list[tuple[str, object]]:

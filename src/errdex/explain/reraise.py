@@ -19,12 +19,20 @@ from errdex.explain.page import ConditionView
 from errdex.extract.shapes import is_exit_call
 from errdex.facts import ConditionKind, SiteKind
 
-__all__ = ["PASSED_ON", "handler_of", "holds", "is_reraise", "reraise_gate"]
+__all__ = ["PASSED_ON", "PASSED_ON_BARE", "handler_of", "holds", "is_reraise", "reraise_gate"]
 
 PASSED_ON = (
     "So no solution is offered here: the site passes on the exception the `try` raised, "
     "and that exception's own message (and the traceback's frames below this one) says "
     "what failed and with which input."
+)
+
+# The same, for a caught class the package raises only with no message (click's `Abort`,
+# raised on Ctrl+C or at the end of input): there is no message to read.
+PASSED_ON_BARE = (
+    "So no solution is offered here: the site passes on the exception the `try` raised, "
+    "a class the package raises only with no message, to stop rather than to say what "
+    "failed; the traceback's frames below this one show where it was raised."
 )
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef

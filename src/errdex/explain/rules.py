@@ -12,8 +12,9 @@ from errdex.explain.bookkeeping import bookkeeping_sentence, own_bookkeeping
 from errdex.explain.class_hooks import class_hook_sentence
 from errdex.explain.context import Facts
 from errdex.explain.decorated import decorated_sentence
-from errdex.explain.failed_call import made_sentence, wrapped_sentence
+from errdex.explain.failed_call import caught_bare, made_sentence, wrapped_sentence
 from errdex.explain.failing_branch import failing_sentence
+from errdex.explain.filled_flags import filled_sentence
 from errdex.explain.handed_callback import handed_sentence
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.inner_raises import inner_sentence
@@ -39,7 +40,7 @@ from errdex.explain.reasons_list import reasons_solved
 from errdex.explain.refused_modes import refused_mode_sentence
 from errdex.explain.refused_use import NOT_FOLLOWED, refused_use
 from errdex.explain.registered_name import registration_sentence
-from errdex.explain.reraise import PASSED_ON, is_reraise
+from errdex.explain.reraise import PASSED_ON, PASSED_ON_BARE, is_reraise
 from errdex.explain.same_fallback import fallback_sentence
 from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
@@ -185,6 +186,9 @@ def what_it_means(facts: Facts) -> str:
         for s, line in facts.tripped[:2]
     )
     sentences.extend(_tripping_sentences(facts))
+    filled = filled_sentence(facts)
+    if filled is not None:
+        sentences.append(filled)  # a flag left out is filled with a default object
     refusing = refused_mode_sentence(facts.refused_modes)
     if refusing is not None:
         sentences.append(refusing)  # another mode the config refuses with the user's value
@@ -210,7 +214,8 @@ def what_it_means(facts: Facts) -> str:
             else f"The guards at lines {lines} are no way out: their other branches fail as well."
         )
     if not context and nothing_to_do is None and is_reraise(facts) and not solutions(facts):
-        sentences.append(PASSED_ON)  # every guard picks only how the caught error is told
+        # every guard picks only how the caught error is told
+        sentences.append(PASSED_ON_BARE if caught_bare(facts) else PASSED_ON)
     for solution, comment in facts.refused[:2]:
         sentences.append(
             f"{code(solution.knob or '')} would skip the check, but the comment beside it "
@@ -420,7 +425,7 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
             if made is not None
             else f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}; "
             "the input of that call is what to check."
-            if not tried.imports and check
+            if not tried.imports and check and not (innermost and caught_bare(facts))
             else f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}."
         )
     return out
@@ -432,7 +437,8 @@ def _no_solution(facts: Facts) -> str:
     report then."""
     passed = arguments_read(facts)
     if not passed and is_reraise(facts):
-        return PASSED_ON  # what the `try` raised is the error: nothing of this site's own
+        # what the `try` raised is the error: nothing of this site's own
+        return PASSED_ON_BARE if caught_bare(facts) else PASSED_ON
     defined = class_hook_sentence(facts)
     if defined is not None:
         return defined  # the user's class, being created: its definition is the way out

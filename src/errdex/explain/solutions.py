@@ -63,6 +63,7 @@ from errdex.explain.exclusive_keys import exclusive_keys_solution
 from errdex.explain.expanded import expanded
 from errdex.explain.failed_call import failed_call_solutions
 from errdex.explain.file_mode import file_mode_solution
+from errdex.explain.filled_flags import filled_flag
 from errdex.explain.first_actions import first_action
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.flag_values import flag_value_solutions
@@ -528,6 +529,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     kept = [n for s in kept if (n := next_checked(s, facts)) is not None]
     if not internal:
         kept = _with_gated_paths(kept, facts)
+    # a flag left out whose field the code fills with a default object: "What it means"
+    kept = [s for s in kept if not filled_flag(s, facts)]
     if any(s.text not in said.restated for s in kept):
         # what the message states a value must be, said again: another way out names the
         # argument or the key it is of

@@ -17,14 +17,19 @@ gated here.
 
 from __future__ import annotations
 
+import re
+
 from errdex.explain.context import Facts
 from errdex.explain.hiding_flags import hides_only
 from errdex.explain.library_export import library_export
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.facts import SiteKind
+from errdex.store.base import StoredSite
 
 MAX_DOTS = 2  # `rich.console.Console`, `click.core.Option`: a user's own call
+# Folders of code copied in from another project, which the package alone calls.
+VENDORED = frozenset({"third_party", "vendor", "_vendor", "vendored", "extern", "externals"})
 
 
 def users_call(facts: Facts) -> bool:
@@ -67,12 +72,47 @@ def own_argument(solution: Solution, facts: Facts) -> bool:
     )
 
 
+# Methods that run while the object is made, inside the caller's own call of the class
+# (a dataclass's `__post_init__`): their checks are of that call's keywords.
+_MADE = frozenset({"__init__", "__post_init__", "__new__"})
+
+
+def owner_keyword(solution: Solution, facts: Facts) -> bool:
+    """Whether `solution` changes a keyword of the constructor of the asserting method's
+    own class, which set the attribute the assert tests (`self.sym_shape_indices`)."""
+    owner, _, method = facts.stored.site.function.rpartition(".")
+    if not owner or "." in owner or method in _MADE or solution.kind != "input":
+        return False
+    if "(it reaches " in solution.text:
+        return False
+    return re.search(rf"`\w+` of {re.escape(code(owner))}", solution.text) is not None
+
+
+def vendored(stored: StoredSite) -> bool:
+    """Whether the site is in code copied in from another project (`third_party/`), which
+    the package alone calls."""
+    return any(part in VENDORED for part in stored.module.split("."))
+
+
 def state_gated(kept: list[Solution], facts: Facts) -> list[Solution]:
     """`kept` without the asserting function's own arguments when the package does not hand
-    the function to users (unchanged otherwise)."""
-    if facts.stored.site.kind != SiteKind.ASSERT or users_call(facts):
+    the function to users, and without the keywords of its class's constructor when the
+    package does not hand users the class: its objects are the package's own, made with the
+    values its code computes. A raise in code the package copied in from another project
+    (and hands to no user) is the same: only the package calls it (unchanged otherwise)."""
+    kind = facts.stored.site.kind
+    copied = kind is SiteKind.RAISE and vendored(facts.stored)
+    if kind is not SiteKind.ASSERT and not copied:
         return kept
-    if not any(own_argument(s, facts) for s in kept):
+    users = users_call(facts)
+    if copied and users:
         return kept
+    made = users or users_class(facts) or library_export(facts)
+
+    def internal(solution: Solution) -> bool:
+        if not users and own_argument(solution, facts):
+            return True
+        return not made and owner_keyword(solution, facts)
+
     # a switch that only hides the error stays: "What it means" says it (`hiding_flags`)
-    return [s for s in kept if not own_argument(s, facts) or hides_only(s)]
+    return [s for s in kept if not internal(s) or hides_only(s)]

@@ -136,7 +136,7 @@ def _carry(text: str, at: int, name: str) -> RequestCarry | None:
     ):
         return None
     annotated = _annotation_in_def(text, keyword.start(), name)
-    callee = _callee(text, keyword.start())
+    callee = callee_at(text, keyword.start())
     if annotated is None or callee is None:
         return None
     return RequestCarry(
@@ -173,7 +173,7 @@ def _annotation_in_def(text: str, at: int, name: str) -> str | None:
         return found.group(1) if found is not None else None
 
 
-def _callee(text: str, at: int) -> str | None:
+def callee_at(text: str, at: int) -> str | None:
     """The dotted name called by the call whose arguments hold `at`."""
     depth = 0
     start = max(0, at - _MAX_CALL)
