@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
+from collections.abc import Iterator
 
 from errdex.extract import blanked_passes, extract_file
 from errdex.extract.skeleton import build_skeleton
@@ -177,3 +179,63 @@ def test_a_bodys_names_are_read_once_for_all_its_calls(monkeypatch) -> None:
     given = [c.passes for c in facts.call_sites if c.callee == "AudioEncoder"]
     assert given == [(("model_path", "vllm_config.model_config.model", -1),)] * 50
     assert len(made) == 1
+
+
+class _CountedNames:
+    """`blanked_passes._NAME`, counting the names it reads out of a body."""
+
+    def __init__(self, real: re.Pattern[str]) -> None:
+        self.real = real
+        self.read = 0
+
+    def finditer(self, *args: object) -> Iterator[re.Match[str]]:
+        for match in self.real.finditer(*args):  # type: ignore[call-overload]
+            self.read += 1
+            yield match
+
+    def findall(self, *args: object) -> list[str]:
+        found: list[str] = self.real.findall(*args)  # type: ignore[call-overload]
+        self.read += len(found)
+        return found
+
+    def match(self, *args: object) -> re.Match[str] | None:
+        self.read += 1
+        return self.real.match(*args)  # type: ignore[call-overload]
+
+
+def test_a_long_body_is_read_for_the_names_given_not_for_every_name(monkeypatch) -> None:
+    # a kernel's body of thousands of names, one local given by keyword: its occurrences
+    # are found, not every name of the body read for them
+    counted = _CountedNames(blanked_passes._NAME)
+    monkeypatch.setattr(blanked_passes, "_NAME", counted)
+    work = "".join(f"acc_{i} = scale_{i} * weight_{i} + bias_{i}\n" for i in range(500))
+    tail = work + "self.enc = AudioEncoder(model_path=model_path)\n"
+    assert _tail_passes(tail) == (("model_path", "vllm_config.model_config.model", -1),)
+    assert counted.read < 20
+
+
+def test_a_body_given_many_locals_reads_each_as_one_pass_over_all_does() -> None:
+    # past a few names the body's names are indexed at once: the same bindings either way
+    names = [f"part_{i}" for i in range(12)]
+    bound = "".join(f"{n} = vllm_config.{n}_config\n" for n in names)
+    calls = "".join(f"self.{n}_enc = AudioEncoder(model_path={n})\n" for n in names)
+    again = "part_3 = None\n"  # bound twice: gives nothing
+    head = "from pkg.encoder import AudioEncoder\n\n\ndef build(vllm_config):\n"
+    source = QUIET_FUNCTIONS + head + textwrap.indent(bound + calls + again, "    ")
+    facts = extract_file("pkg/model.py", source.encode())
+    given = [c.passes for c in facts.call_sites if c.callee == "AudioEncoder"]
+    assert given == [
+        () if n == "part_3" else (("model_path", f"vllm_config.{n}_config", -1),) for n in names
+    ]
+
+
+def test_a_name_found_alone_is_where_the_scan_of_every_name_finds_it() -> None:
+    text = (
+        "x = a.x + x_y + _x(x) + x\nxx = x.xx; y.x = x  # x\nf(x=x, xx=xx)\né_x = xé + x2 + 1x + x"
+    )
+    every: dict[str, list[int]] = {}
+    for match in blanked_passes._NAME.finditer(text, 2, len(text) - 1):
+        every.setdefault(match.group(), []).append(match.start())
+    for name in ("x", "xx", "x_y", "_x", "a", "y", "f", "x2", "xé", "absent"):
+        alone = blanked_passes._whole_names(text, name, 2, len(text) - 1)
+        assert alone == every.get(name, []), name

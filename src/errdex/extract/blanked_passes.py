@@ -13,8 +13,9 @@ call (a surely made assignment, as the walker's `last_assignment` has it for a p
 body; bound again anywhere, even after the call, a loop around the call or a closure may
 see the other value). Any other keyword (one in a comment, one given twice), and every
 argument by position, is left out: such a call says nothing of those parameters, as
-before. The names of a body are indexed once, at its first keyword given a local, so a
-long body with many calls is read in one pass, not once per call.
+before. A body is read once for each name given (its occurrences found by `str.find`, kept
+for every later call), and past a few names all its names are indexed in one pass, so a long
+body with many calls is not read once per call, nor every name of it for a few.
 """
 
 from __future__ import annotations
@@ -26,10 +27,14 @@ from errdex.extract.calls_made import MAX_PASSED
 
 _MAX_SPAN = 2_000  # characters an argument list may take: a longer one is not read
 _MAX_LINE = 1_000  # characters of a line read for a binding: a longer line is taken as one
+# names of one body looked for alone (`BodyNames.occurrences`); past them, all are indexed
+_ASKED_ALONE = 8
 _BRACKETS = re.compile(r"[()\[\]{}]")
 # `keyword=name` or `keyword=a.b.c` ending at a `,` or the closing `)`
 _KEYWORD = re.compile(r"[(,]\s*(\w+)[ \t]*=[ \t]*([A-Za-z_][\w.]*)\s*(?=[,)])")
 _OPENING = frozenset("([{")
+# an argument list with no bracket and no `=` inside: no keyword given (most calls)
+_PLAIN_ARGUMENTS = re.compile(r"\([^()\[\]{}=]*+\)")
 _FIRST_CODE = re.compile(r"^([ \t]*)\S", re.MULTILINE)
 # after a name, what makes its line bind it: `=`, `+=`, `: int =`, `:=`, `, other =`
 _ASSIGNED_AFTER = re.compile(r"[ \t]*(?::[^=\n]*=(?!=)|:=|[-+*/%|&^@<>]{0,2}=(?!=)|,[^\n]*=(?!=))")
@@ -43,21 +48,43 @@ _DOTTED = re.compile(r"[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_][\w.]*)[ \t]*(?:#[^\n
 
 
 class BodyNames:
-    """Where each name occurs in one blanked body, the names its `def` line and what comes
-    before the body in the function give (its parameters), and the lines that may bind a
-    name: read once per body, at its first keyword given a local."""
+    """Where the names asked for occur in one blanked body, the names its `def` line and what
+    comes before the body in the function give (its parameters), and the lines that may bind
+    a name: made once per body, at its first keyword given a local. A name asked for is
+    looked for where its text occurs (`str.find`), not by reading every name of the body: a
+    kernel's body of thousands of lines is asked for a few; past `_ASKED_ALONE` names, every
+    name of the body is indexed in one pass, so many names cost that pass, not one each."""
 
-    __slots__ = ("_bound", "_text", "body", "names", "outer")
+    __slots__ = ("_asked", "_bound", "_end", "_head", "_index", "_text", "body")
 
     def __init__(self, text: str, body: int, end: int) -> None:
         self._text = text
         self.body = body
-        self.names: dict[str, list[int]] = {}
-        for match in _NAME.finditer(text, body, end):
-            self.names.setdefault(match.group(), []).append(match.start())
-        head = max(text.rfind("def ", 0, body), 0)
-        self.outer = frozenset(_NAME.findall(text, head, body))
+        self._end = end
+        self._asked = 0
+        self._index: dict[str, list[int]] | None = None
+        self._head = max(text.rfind("def ", 0, body), 0)
         self._bound: dict[str, list[tuple[int, int]]] = {}
+
+    def occurrences(self, name: str) -> list[int] | tuple[()]:
+        """Where `name` occurs in the body as a whole word (as `_NAME` finds names), in
+        order; each name is asked for once (`bindings` keeps its answer)."""
+        if self._index is not None:
+            return self._index.get(name, ())
+        text, end = self._text, self._end
+        self._asked += 1
+        if self._asked > _ASKED_ALONE:
+            index: dict[str, list[int]] = {}
+            for match in _NAME.finditer(text, self.body, end):
+                index.setdefault(match.group(), []).append(match.start())
+            self._index = index
+            return index.get(name, ())
+        return _whole_names(text, name, self.body, end)
+
+    def outer(self, name: str) -> bool:
+        """Whether `name` is one of the names from the `def` line to the body (a parameter,
+        or a name the function's parsed statements before a blanked tail read)."""
+        return bool(_whole_names(self._text, name, self._head, self.body, first=True))
 
     def bindings(self, name: str) -> list[tuple[int, int]]:
         """(line start, offset) of each occurrence of `name` that may bind it, in order; a
@@ -65,11 +92,28 @@ class BodyNames:
         found = self._bound.get(name)
         if found is None:
             found = self._bound[name] = []
-            for at in self.names.get(name, ()):
+            for at in self.occurrences(name):
                 start = _line_start(self._text, at)
                 if start < 0 or _binds(self._text, name, start, at):
                     found.append((start, at))
         return found
+
+
+def _whole_names(text: str, name: str, start: int, end: int, first: bool = False) -> list[int]:
+    """Where `name` occurs as a whole name between `start` and `end` (the offsets
+    `_NAME.finditer(text, start, end)` gives it at), in order; only the first if `first`."""
+    found: list[int] = []
+    at = text.find(name, start, end)
+    while at >= 0:
+        # `_NAME` matches from `at` (nothing of a name or a dot before it) and takes no more
+        # than `name`; a later start inside this one has a word character before it
+        match = _NAME.match(text, at, end)
+        if match is not None and match.end() == at + len(name):
+            found.append(at)
+            if first:
+                break
+        at = text.find(name, at + len(name), end)
+    return found
 
 
 def _offset(binding: tuple[int, int]) -> int:
@@ -89,6 +133,8 @@ def blanked_passes(
     """The keywords the call whose `(` is at `paren` gives as attribute chains, directly or
     through a local of the blanked body from `body` to `end`, as (keyword, chain, -1).
     `bodies` keeps each body's names read (`BodyNames`) for the next call of it."""
+    if _PLAIN_ARGUMENTS.match(text, paren):
+        return ()  # nothing given by keyword, and no bracket to read for it
     nested = _nested(text, paren)
     if nested is None:
         return ()
@@ -146,7 +192,7 @@ def _assigned(text: str, name: str, names: BodyNames, call: int, close: int) -> 
     indentation and before the call; None otherwise, and for a parameter of the function
     (`prefix=prefix`, most keywords given a name)."""
     body = names.body
-    if name in names.outer:
+    if names.outer(name):
         return None
     # bound anywhere in the body but in the call's own arguments (its keyword `name=`)
     bound = names.bindings(name)
