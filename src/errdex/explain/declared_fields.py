@@ -27,10 +27,12 @@ from errdex.extract.shapes import self_attribute, tested_absent
 from errdex.facts import KnobKind
 
 __all__ = [
+    "class_named",
     "declared_fields",
     "declared_keyword",
     "declared_required",
     "exported_record",
+    "fields_class",
     "self_assignments",
     "super_init_call",
 ]
@@ -76,7 +78,7 @@ def declared_keyword(
         return None
     if method == "__init__":
         return _handed_to_base(facts, cls, attribute)
-    if not _fields_class(cls) or attribute not in _record_fields(facts, cls, attribute):
+    if not fields_class(cls) or attribute not in _record_fields(facts, cls, attribute):
         return None
     if _assigned_before(facts, attribute):
         return None
@@ -152,14 +154,14 @@ def exported_record(facts: Facts) -> bool:
     if listed is None or owner not in listed:
         return False
     cls = class_in_file(facts, owner)
-    return cls is not None and _fields_class(cls)
+    return cls is not None and fields_class(cls)
 
 
 def declared_required(facts: Facts, owner: str) -> tuple[str, ...] | None:
     """The fields a call of the fields class `owner` must give (those with no default);
     None when it is no such class or its bases may declare more."""
     cls = class_in_file(facts, owner) if owner and "." not in owner else None
-    if cls is None or not _fields_class(cls) or _other_bases(cls):
+    if cls is None or not fields_class(cls) or _other_bases(cls):
         return None
     needed = _needed(cls)
     return tuple(
@@ -199,7 +201,7 @@ def _header_may_declare(text: str, owner: str) -> bool:
     return False
 
 
-def _fields_class(cls: ast.ClassDef) -> bool:
+def fields_class(cls: ast.ClassDef) -> bool:
     """A `@dataclass` (of any module, called or not), or a `Struct`/`NamedTuple` subclass."""
     for decorator in cls.decorator_list:
         node = decorator.func if isinstance(decorator, ast.Call) else decorator
@@ -250,15 +252,15 @@ def _record_fields(facts: Facts, cls: ast.ClassDef, attribute: str) -> dict[str,
         if attribute in fields or len(current.bases) != 1:
             break
         named = current.bases[0]
-        base = _base_class(facts, named.id) if isinstance(named, ast.Name) else None
-        if base is None or not _fields_class(base) or self_assignments(base, attribute):
+        base = class_named(facts, named.id) if isinstance(named, ast.Name) else None
+        if base is None or not fields_class(base) or self_assignments(base, attribute):
             break
         fields = {**declared_fields(base), **fields}
         current = base
     return fields
 
 
-def _base_class(facts: Facts, name: str) -> ast.ClassDef | None:
+def class_named(facts: Facts, name: str) -> ast.ClassDef | None:
     """The class `name` of the site's file, or the one it imports by that name."""
     own = class_in_file(facts, name)
     if own is not None or facts.imported_class is None:

@@ -81,6 +81,7 @@ from errdex.explain.key_checks import key_checked
 from errdex.explain.key_requirement import empties_mapping, key_requirement
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.literal_members import with_members
+from errdex.explain.made_by import made_by_solution
 from errdex.explain.missing_data import missing_data_solution
 from errdex.explain.mode_switch import hiding_switch
 from errdex.explain.name_clash import name_clash_solution
@@ -93,6 +94,7 @@ from errdex.explain.next_checks import next_checked
 from errdex.explain.no_action import never_runs
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
+from errdex.explain.override_hatch import override_hatch_solution
 from errdex.explain.overrides import override_solution
 from errdex.explain.own_calls import own_call_solutions
 from errdex.explain.own_code import without_own_code_fix
@@ -104,6 +106,7 @@ from errdex.explain.plain import code, plain_condition
 from errdex.explain.raw_fields import raw_field_solution
 from errdex.explain.reached_fix import with_reached_fix
 from errdex.explain.reasons_list import REASON_NAMED, tests_reasons_list
+from errdex.explain.record_keyword import record_keyword_solution
 from errdex.explain.refused_operation import refused_operation_solution
 from errdex.explain.refused_ways import branch_refuses, setting_trips_guard
 from errdex.explain.registered_name import registration_solution
@@ -392,11 +395,16 @@ def _solutions(facts: Facts) -> list[Solution]:
             found.add(declared, 0)
     clash = name_clash_solution(facts) or returned_error_solution(facts)
     clash = clash or inferred_type_solution(facts)
+    clash = clash or record_keyword_solution(facts)  # a field of the record the user built
     if clash is not None:
         found.add(clash, 0)  # the message names the user's own name: before a helper's input
     replaced = override_solution(facts)
     if replaced is not None and enforced_abstract(facts) is None:  # else no subclass lacks it
         found.add(Solution(text=replaced, kind="input"), 0)
+    hatch = override_hatch_solution(facts)  # the subclass the library's docstring invites
+    hatch = hatch or made_by_solution(facts)  # the class that makes the one checked
+    if hatch is not None:
+        found.add(hatch, 0)
     counterpart = sync_sibling_solution(facts) or counterpart_class_solution(facts)
     for sibling in (counterpart, stated_order_solution(facts)):
         if sibling is not None:  # a sync sibling, or the call the message says to make first
