@@ -25,6 +25,7 @@ from errdex.explain.flag_reach import own_flags
 from errdex.explain.handed_callback import handed_callback
 from errdex.explain.imported_class import imported_class
 from errdex.explain.inner_raises import inner_raises
+from errdex.explain.keyword_items import keyword_items_solution
 from errdex.explain.linked import (
     binding_views,
     caller_views,
@@ -161,7 +162,9 @@ def _build_page(
     facts.filled = filled_default(store, chosen, facts)
     facts.table_keys = table_keys(store, chosen, facts)
     facts.members = member_values(store, chosen, facts)
-    facts.entry_input = entry_input_solution(store, chosen, facts)
+    facts.entry_input = entry_input_solution(store, chosen, facts) or keyword_items_solution(
+        store, chosen, facts
+    )
     facts.entry_args = entry_arguments(store, chosen, facts)
     facts.stated_entries = stated_entries(store, chosen, facts)
     facts.handed = handed_callback(store, chosen, facts)

@@ -55,7 +55,7 @@ def public_caller(
         if passing is None:
             return None
         caller, argument, caller_function = passing
-        public = _public_path(store, chosen, caller)
+        public = caller_public_path(store, chosen, caller)
         if public is not None:
             return public, argument
         module = module_name(caller.file)[0]
@@ -70,7 +70,7 @@ def passed_on(function: ast.FunctionDef, own: list[str], values: list[ast.expr])
         # A value computed from an argument is not followed: what a call made of it
         # (`err = cudaMalloc(size)`, a limit read from the environment) is as often the
         # machine's answer as the argument's shape, and the page would blame the argument.
-        if isinstance(value, ast.Name) and value.id in own and not _reassigned(function, value.id):
+        if isinstance(value, ast.Name) and value.id in own and not reassigned(function, value.id):
             return value.id
     return None
 
@@ -101,13 +101,25 @@ def call_values(
         return None
     own = [a.arg for a in [*found.args.posonlyargs, *found.args.args, *found.args.kwonlyargs]]
     own = [p for p in own if p not in ("self", "cls")]
+    values = []
+    for node in calls_at(found, caller.line, callee):
+        value = given_argument(node, param, position)
+        # no `try` to look for when nothing catches the error (`caught` empty)
+        if value is not None and not (caught and _caught_around(found, node, caught)):
+            values.append(value)
+    return found, own, values
+
+
+def calls_at(found: ast.FunctionDef, line: int, callee: str) -> list[ast.Call]:
+    """The calls of `callee` (its dotted path) in the caller's function `found` whose lines
+    hold the caller's `line`: by the function's name, a constructor by its class's, or a
+    subclass's `super().__init__(...)` by the method's."""
     method = callee.rpartition(".")[2]
     short = callee.rpartition(".")[0].rpartition(".")[2] if method == "__init__" else method
-    values = []
+    found_calls = []
     for node in walk(found):
         if not (
-            isinstance(node, ast.Call)
-            and node.lineno <= caller.line <= (node.end_lineno or node.lineno)
+            isinstance(node, ast.Call) and node.lineno <= line <= (node.end_lineno or node.lineno)
         ):
             continue
         name = (
@@ -116,25 +128,21 @@ def call_values(
             else getattr(node.func, "id", None)
         )
         # a subclass's `super().__init__(...)` calls the base's constructor by its method
-        if name != short and not (
+        if name == short or (
             name == method and isinstance(node.func, ast.Attribute) and receiver(node.func) == SUPER
         ):
-            continue
-        value = given_argument(node, param, position)
-        # no `try` to look for when nothing catches the error (`caught` empty)
-        if value is not None and not (caught and _caught_around(found, node, caught)):
-            values.append(value)
-    return found, own, values
+            found_calls.append(node)
+    return found_calls
 
 
-def _reassigned(function: ast.FunctionDef, name: str) -> bool:
+def reassigned(function: ast.FunctionDef, name: str) -> bool:
     return any(
         isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
         for n in walk(function)
     )
 
 
-def _public_path(store: Store, chosen: StoredSite, caller: Caller) -> str | None:
+def caller_public_path(store: Store, chosen: StoredSite, caller: Caller) -> str | None:
     """The public path of a caller: that of a site of its own, or its qualname in a module
     no part of which is private."""
     if not public_name(caller.function):

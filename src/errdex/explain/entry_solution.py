@@ -18,7 +18,7 @@ from errdex.explain.accepted_types import accepted_kinds, kinds_text
 from errdex.explain.context import Entry, Facts, parse_module
 from errdex.explain.entry_args import sole_entry
 from errdex.explain.entry_input import CHECKS, catching, public_caller, roots, state_of
-from errdex.explain.page import Solution
+from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.extract.module import module_name
 from errdex.facts import ConditionKind, SiteKind
@@ -40,7 +40,7 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
     read = [p for p in params if p in roots(check.text)]
     if len(read) != 1 or state_of(check.text, read[0]):
         return None  # several values, or an attribute of an object passed in (its state)
-    entry = _entry_of(store, chosen, facts, params, read[0])
+    entry = entry_of(store, chosen, facts, params, read[0])
     if entry is None:
         return None
     callee = site.function.removesuffix(".__init__")
@@ -60,19 +60,26 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
     # every check of the path on that value: the raise's own test alone may read as less
     # than it is (`!= 'auto'` after the `bfloat16` and fp8 returns)
     on_it = [c for c in checks if read[0] in roots(c.text)]
+    change = (
+        f"Change the argument {code(entry.argument)} you pass to {entry.named()}: it "
+        f"reaches {code(callee)} as {code(read[0])}"
+    )
+    return checked_change(change, on_it, check, said)
+
+
+def checked_change(
+    change: str, on_it: list[ConditionView], check: ConditionView, said: str
+) -> Solution:
+    """ "{change}, and the check at line N fails when {every check on the value}{said}."."""
     when = "; ".join(c.plain or code(c.text) for c in on_it)
     return Solution(
-        text=(
-            f"Change the argument {code(entry.argument)} you pass to {entry.named()}: it "
-            f"reaches {code(callee)} as {code(read[0])}, and the check at line {check.line} "
-            f"fails when {when}{said}."
-        ),
+        text=f"{change}, and the check at line {check.line} fails when {when}{said}.",
         condition=check.text,
         kind="input",
     )
 
 
-def _entry_of(
+def entry_of(
     store: Store, chosen: StoredSite, facts: Facts, params: list[str], param: str
 ) -> Entry | None:
     """The public calls every chain of callers hands `param` through, when they agree

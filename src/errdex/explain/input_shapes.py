@@ -247,7 +247,7 @@ def _pattern(call: ast.Call, described: dict[str, str], patterns: dict[str, str]
         shown = _pattern_source(pattern_node, patterns)
     elif isinstance(owner, ast.Name) and owner.id in patterns and len(call.args) == 1:
         value = call.args[0]
-        shown = f"{code(owner.id)} ({_shown(patterns[owner.id])})"
+        shown = f"{code(owner.id)} ({shown_pattern(patterns[owner.id])})"
     else:
         return None
     target = _described(value, described)
@@ -279,13 +279,15 @@ def _any_pattern(
 
 def _pattern_source(node: ast.expr, patterns: dict[str, str]) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return _shown(node.value)
+        return shown_pattern(node.value)
     if isinstance(node, ast.Name) and node.id in patterns:
-        return f"{code(node.id)} ({_shown(patterns[node.id])})"
+        return f"{code(node.id)} ({shown_pattern(patterns[node.id])})"
     return None
 
 
-def _shown(pattern: str) -> str:
+def shown_pattern(pattern: str) -> str:
+    """The pattern as a page shows it: in code, cut at 80 characters, raw where it holds a
+    backslash."""
     text = pattern if len(pattern) <= _SHOWN_PATTERN else pattern[: _SHOWN_PATTERN - 1] + "…"
     raw = "\\" in text and "'" not in text and not text.endswith("\\")
     return code(f"r'{text}'") if raw else code(repr(text))
@@ -317,6 +319,38 @@ def module_patterns(tree: ast.Module | None) -> dict[str, str]:
             if pattern is not None:
                 found[target.id] = pattern
     return found
+
+
+def module_pattern_tables(tree: ast.Module | None) -> dict[str, dict[str, str]]:
+    """The module's tables of compiled patterns by name: `TABLE = {"scheme":
+    re.compile("..."), ...}` → {"scheme": its text, ...}; every value must be a pattern
+    compiled from a string `_module_string` reads, every key a string."""
+    found: dict[str, dict[str, str]] = {}
+    for statement in tree.body if tree is not None else []:
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
+            continue
+        target, value = statement.targets[0], statement.value
+        if not isinstance(target, ast.Name) or not isinstance(value, ast.Dict) or not value.keys:
+            continue
+        table: dict[str, str] = {}
+        for key, item in zip(value.keys, value.values, strict=True):
+            pattern = _compiled(item)
+            if (
+                not (isinstance(key, ast.Constant) and isinstance(key.value, str))
+                or pattern is None
+            ):
+                break
+            table[key.value] = pattern
+        else:
+            found[target.id] = table
+    return found
+
+
+def _compiled(node: ast.expr) -> str | None:
+    """The text of `re.compile("...")`, or None."""
+    if not (isinstance(node, ast.Call) and dotted_name(node.func) == "re.compile" and node.args):
+        return None
+    return _module_string(node.args[0], {})
 
 
 def _module_string(node: ast.expr, strings: dict[str, str]) -> str | None:

@@ -490,8 +490,9 @@ def _solutions(facts: Facts) -> list[Solution]:
         if data is not None:
             found.add(data, 2)
     if facts.entry_input is not None and not _entry_said(found, facts):
-        # before an internal function's own argument; after what the message says to do
-        found.add(facts.entry_input, 2 if advised else 0)
+        # before an internal function's own argument; after what the message says to do,
+        # or the form it states the argument must take
+        found.add(facts.entry_input, 2 if advised or formed is not None else 0)
     for solution in callee_advice_solutions(facts):
         found.add(solution, 1)
     inner = inner_solution(facts)
