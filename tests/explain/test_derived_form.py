@@ -19,6 +19,7 @@ DERIVED = {
         from shapes.tables import Formatter, parse_color
         """,
     "shapes/tables.py": """
+        import os
         import re
 
         RE_COLOR = re.compile(r"^rgb\\(([\\d\\s,]+)\\)$")
@@ -80,6 +81,19 @@ DERIVED = {
             if len(components) != 3:
                 raise ValueError(f"expected three components in {original!r}")
             return components
+
+
+        def default_size():
+            return os.environ.get("SHAPES_SIZE", "80x24")
+
+
+        def parse_size(size=None):
+            if size is None:
+                size = default_size()
+            parts = size.split("x")
+            if len(parts) != 2:
+                raise ValueError("expected two dimensions, as WIDTHxHEIGHT")
+            return parts
         """,
 }
 
@@ -153,3 +167,10 @@ def test_a_package_driven_by_its_command_gets_nothing_here(commanded: Store) -> 
     # user's way in
     found = first_solution(commanded, "Formatter.write_dl")
     assert found is None or "Change what you pass for `rows`" not in found
+
+
+def test_an_argument_replaced_by_another_value_is_not_what_the_check_sees(derived: Store) -> None:
+    # `size = default_size()` when none is given: the check may see the variable's value,
+    # which the user never passed
+    found = first_solution(derived, "parse_size")
+    assert found is None or "Change what you pass for `size`" not in found

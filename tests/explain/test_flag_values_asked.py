@@ -94,3 +94,18 @@ def test_the_other_values_are_values_to_the_sentence_end() -> None:
         "requires --backend vllm or vllm-chat for prequeued requests",
     ):
         assert not any(a.solution.startswith("Pass `") for a in message_advice(message)), message
+
+
+def test_another_flag_a_quantifier_or_a_number_s_bound_is_no_other_value() -> None:
+    # `--backend --eager` is no value of `--backend`; "or both" names no value; after a
+    # number, "or bigger" / "or earlier" is a bound
+    for message in (
+        "--prequeue requires --backend vllm or --eager",
+        "--prequeue requires --dtype fp16 or bf16 or both",
+        "--prequeue requires --max-len 4096 or bigger",
+        "--prequeue requires --api-version 2 or earlier",
+    ):
+        assert not any(a.solution.startswith("Pass `") for a in message_advice(message)), message
+    # numbers, a negative one among them, are values
+    (advice,) = message_advice("--prequeue requires --seed 0 or -1")
+    assert advice.solution.startswith("Pass `--seed 0` or `--seed -1`, as the message says")

@@ -1,5 +1,6 @@
 """A message saying the type of the user's attribute or field could not be inferred asks
-for an annotation on it; a message about another failure to infer names none."""
+for an annotation on it, where the code reads annotations; a message about another failure
+to infer, or a type inferred from data, names none."""
 
 from __future__ import annotations
 
@@ -21,9 +22,9 @@ FILES = {
 
 
         class Field:
-            def __init__(self, name, type_, default):
+            def __init__(self, name, annotation, default):
                 self.name = name
-                self.type_ = type_
+                self.type_ = annotation
                 self.default = default
 
             def prepare(self):
@@ -36,6 +37,16 @@ FILES = {
                 if not rows:
                     raise ConfigError(f"unable to infer the shape of {self.name}")
         """,
+    "models/frames.py": """
+        def schema(records):
+            types = {}
+            for name in records[0]:
+                values = [r[name] for r in records if r[name] is not None]
+                if not values:
+                    raise TypeError(f'unable to infer type for field "{name}"')
+                types[name] = type(values[0])
+            return types
+        """,
 }
 
 
@@ -45,7 +56,7 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 
 
 def test_an_attribute_whose_type_is_not_inferred_is_annotated(models: Store) -> None:
-    page = page_with_message(models, "models", "unable to infer type")
+    page = page_with_message(models, "models", "unable to infer type for attribute")
     assert page.solutions[0].text == (
         "Give the attribute “NAME” a type annotation where your class declares it "
         "(`x: Optional[int] = None` in place of `x = None`): as the message says, its type "
@@ -55,4 +66,10 @@ def test_an_attribute_whose_type_is_not_inferred_is_annotated(models: Store) -> 
 
 def test_another_thing_not_inferred_asks_for_no_annotation(models: Store) -> None:
     page = page_with_message(models, "models", "unable to infer the shape")
+    assert not any("type annotation" in s.text for s in page.solutions)
+
+
+def test_a_type_inferred_from_data_asks_for_no_annotation(models: Store) -> None:
+    # the column's values are all `None`: there is no class declaring the field to annotate
+    page = page_with_message(models, "models", "unable to infer type for field")
     assert not any("type annotation" in s.text for s in page.solutions)

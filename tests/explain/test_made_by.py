@@ -25,6 +25,11 @@ FILES = {
                 super().__init__(*args, **kwargs)
                 assert isinstance(self.session, ShardedSession)
 
+            def merge(self, other):
+                if not isinstance(other, ShardedSession):
+                    raise TypeError("merge() takes a ShardedSession")
+                return other
+
 
         class Session:
             def __init__(self, query_cls=Query):
@@ -61,4 +66,10 @@ def test_a_class_made_by_another_asks_for_its_maker(shards: Store) -> None:
 
 def test_a_class_no_maker_takes_by_default_gets_none(shards: Store) -> None:
     page = page_in_function(shards, "shards", "Checked.__init__")
+    assert not any(s.text.startswith("Make the") for s in page.solutions)
+
+
+def test_an_argument_the_user_hands_a_method_is_no_maker(shards: Store) -> None:
+    # `merge(other)` checks what the user passes it, not how the query was made
+    page = page_in_function(shards, "shards", "ShardedQuery.merge")
     assert not any(s.text.startswith("Make the") for s in page.solutions)

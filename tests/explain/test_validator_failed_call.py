@@ -59,6 +59,21 @@ FILES = {
                 if parse_json:
                     self.pre_validators.append(make_generic_validator(validate_json))
                     self.pre_validators.append(make_generic_validator(validate_cached))
+
+            def validate(self, v):
+                if not self.pre_validators:
+                    raise TypeError("no validators")
+                return v
+        """,
+    "models/validation.py": """
+        from models import errors
+
+
+        def validate_port(value):
+            try:
+                return int(value)
+            except ValueError:
+                raise errors.JsonError()
         """,
     "models/loading.py": """
         from models import errors
@@ -109,3 +124,9 @@ def test_a_module_not_named_for_validating_makes_no_validator(models: Store) -> 
     assert not any(
         "In the data you validate" in t for t in texts(models, "validate_text", "JsonTypeError")
     )
+
+
+def test_a_validate_function_nothing_hands_on_is_no_frameworks_validator(models: Store) -> None:
+    # `validate_port` is a function the user calls: no framework runs it on a field
+    found = texts(models, "validate_port", "JsonError")
+    assert not any("validator the framework runs" in t for t in found), found

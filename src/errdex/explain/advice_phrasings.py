@@ -131,10 +131,12 @@ _NO_FLAG_VALUE = frozenset({"or", "and", "to", "for", "if", "when", "with", "the
 # Runner V1" names something else)
 _OTHER_VALUES = re.compile(r"((?:\s*(?:,\s*(?:or\s+)?|\s+or\s+)\s*[\w.:-]+)+)\s*[.;!]?\s*$", re.I)
 _OTHER_VALUE = re.compile(r"[\w.:-]+")
+# a number, whose other values are numbers too
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # words that bound or qualify a value rather than name another ("or higher")
 _NO_OTHER_VALUE = frozenset(
     "higher lower above below later newer older greater less more fewer larger smaller it "
-    "them none not so similar equivalent".split()
+    "them none not so similar equivalent both either any all each".split()
 )
 # the one flag's advice, given a value ("Pass `--b v`"), up to the sentence it quotes
 _PASS_FLAG = "Pass `--"
@@ -402,7 +404,7 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         if _NOTHING_MORE.match(rest):
             given = f"{match['flag']} {value.rstrip('.')}" if value else match["flag"]
             return f"Pass `{given}`", "setting"
-        others = _other_values(rest) if value is not None else None
+        others = _other_values(value, rest) if value is not None else None
         if others:
             given = [f"`{match['flag']} {v}`" for v in (value, *others)]
             return f"Pass {', '.join(given[:-1])} or {given[-1]}", "setting"
@@ -437,10 +439,11 @@ def given_flags(advice: str | None) -> list[str]:
     return list(dict.fromkeys(_FLAG_GIVEN.findall(own)))
 
 
-def _other_values(rest: str) -> list[str] | None:
+def _other_values(first: str, rest: str) -> list[str] | None:
     """The other values a flag's first value is one of, when the rest of the sentence lists
     only values (`or flashinfer`, `, fp16 or bf16`); else None. A word that
-    bounds the value ("or higher") or another flag is no value of it."""
+    bounds the value ("or higher"; after a number, any word), a quantifier ("or both") or
+    another flag is no value of it."""
     listed = _OTHER_VALUES.match(rest)
     if listed is None:
         return None
@@ -448,6 +451,10 @@ def _other_values(rest: str) -> list[str] | None:
     values = [v for v in values if v.lower() != "or"]
     if not values or any(v.lower() in _NO_FLAG_VALUE | _NO_OTHER_VALUE for v in values):
         return None
+    if any(v.startswith("-") and not _NUMBER.fullmatch(v) for v in values):
+        return None  # another flag ("or --b"): `--a --b` is no value of `--a`
+    if _NUMBER.fullmatch(first) and not all(_NUMBER.fullmatch(v) for v in values):
+        return None  # a number's "or bigger", "or earlier": a bound, not another value
     return values
 
 

@@ -23,8 +23,10 @@ from __future__ import annotations
 import ast
 import re
 
+from errdex.ast_walk import walk
 from errdex.explain.closure_switch import param_doc
 from errdex.explain.context import Facts
+from errdex.explain.entry_input import names_read
 from errdex.explain.init_contents import condition_reads, derived_from
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
@@ -79,6 +81,8 @@ def derived_form_solution(facts: Facts) -> Solution | None:
     fixed = (BUILTIN_NAMES | module_names(tree) | _defined(tree)) - STATE_NAMES
     read = set().union(*reads)
     for param in _given(function):
+        if _replaced(function, param):
+            continue  # `size = default_size()` when none is given: not the user's value
         derived = derived_from(function, param, fixed)
         if not test & (derived - {param}) or not read <= derived | fixed:
             continue  # the test reads the argument itself (the input rules'), or more
@@ -113,6 +117,24 @@ def _defined(tree: ast.Module) -> set[str]:
         elif isinstance(statement, ast.Import):
             names |= {(a.asname or a.name).split(".")[0] for a in statement.names}
     return names
+
+
+def _replaced(function: ast.FunctionDef, param: str) -> bool:
+    """Whether the function binds `param` anew to a value not computed from it (`size =
+    default_size()` under `if size is None`, a loop over it, a `with ... as`): the check
+    may then see a value the user never passed. `rows = list(rows)` keeps it theirs."""
+    kept = 0
+    for node in walk(function):
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) and node.value:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            own = [t for t in targets if isinstance(t, ast.Name) and t.id == param]
+            if own and (isinstance(node, ast.AugAssign) or param in names_read(node.value)):
+                kept += len(own)
+    stored = sum(
+        isinstance(n, ast.Name) and n.id == param and isinstance(n.ctx, ast.Store)
+        for n in walk(function)
+    )
+    return stored > kept
 
 
 def _given(function: ast.FunctionDef) -> list[str]:

@@ -8,7 +8,9 @@ the maker, the class whose constructor takes the checked class as a parameter's 
 Taken when a check of the class's own code (its constructor, or a method) is `not
 isinstance(<x>, M)`, and `M`, a public class of the same file, has a constructor whose
 parameter defaults to the checked class: a `C` handed to something else as that parameter
-(another session's `query_cls=`) is what trips the check.
+(another session's `query_cls=`) is what trips the check. What is checked is the object's
+own attribute (`self.session`, which its maker sets): a method's argument the user passes
+(`merge(other)`) says nothing of how the object was made.
 """
 
 from __future__ import annotations
@@ -42,6 +44,11 @@ def made_by_solution(facts: Facts) -> Solution | None:
         and isinstance(wanted := call.args[1], ast.Name)
     ):
         return None
+    held = call.args[0]
+    if not (isinstance(held, ast.Attribute) and isinstance(held.value, ast.Name)):
+        return None
+    if held.value.id != "self":
+        return None  # an argument the user hands a method (`merge(other)`), not its maker's
     maker = wanted.id
     if maker.startswith("_") or maker == owner or maker not in (facts.source_text or ""):
         return None

@@ -579,7 +579,32 @@ def _validating_module(facts: Facts, name: str) -> bool:
     (`pre_validators.append(make_generic_validator(validate_json))`), whatever module does
     it; `_returns_value` then asks that it gives back the value or a conversion of it."""
     stem = facts.stored.file.rpartition("/")[2].removesuffix(".py")
-    return name.startswith("validate_") and VALIDATING_MODULE.match(stem) is not None
+    if not name.startswith("validate_") or VALIDATING_MODULE.match(stem) is None:
+        return False
+    # handed on as a value by the package (not only called): a `validate_port(value)` the
+    # user calls themselves is no framework's validator
+    return facts.once(f"handed_by_name:{name}", lambda: _handed_by_name(facts, name))
+
+
+# an import statement, over its lines when parenthesised: a name there is not handed on
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+(?:\([^)]*\)|[^\n]*)", re.M)
+
+
+def _handed_by_name(facts: Facts, name: str) -> bool:
+    """Whether a module of the site's folder names the function as a value, not as a
+    call, its `def` or an import (`make_generic_validator(validate_json)`, `[str_validator,
+    validate_json]`)."""
+    if facts.folder_paths is None or facts.file_text is None:
+        return False
+    used = re.compile(rf"(?<![\w.]){re.escape(name)}\b(?!\s*\()")
+    for path in facts.folder_paths():
+        text = facts.file_text(path) if path.endswith(".py") else None
+        if text is None or name not in text:
+            continue
+        text = _IMPORT.sub("", text)
+        if any(not text[: m.start()].endswith("def ") for m in used.finditer(text)):
+            return True
+    return False
 
 
 def _returns_value(function: ast.FunctionDef, value: str) -> bool:
