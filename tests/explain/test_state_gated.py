@@ -228,3 +228,73 @@ def test_a_raise_in_code_copied_in_offers_none_of_its_arguments(kern: Store) -> 
     # the same raise in the package's own module keeps its way out
     page = page_with_message(kern, "kern", "only causal attention is built")
     assert any("`causal` of `plan`" in s.text for s in page.solutions)
+
+
+# A package driven by its command whose top package lists a deep class in its `__all__`,
+# handed out through a lazy `__getattr__` over an alias module (as `vllm.LLMEngine`).
+LAZY = {
+    "pyproject.toml": """
+        [project]
+        name = "lazy"
+        version = "1.0"
+        [project.scripts]
+        lazy = "lazy.cli:main"
+        """,
+    "lazy/__init__.py": """
+        import importlib
+
+        MODULE_ATTRS = {"Engine": ".engine:Engine"}
+
+        __all__ = ["Engine"]
+
+
+        def __getattr__(name):
+            if name not in MODULE_ATTRS:
+                raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+            module, _, attr = MODULE_ATTRS[name].partition(":")
+            return getattr(importlib.import_module(module, __name__), attr)
+        """,
+    "lazy/cli.py": """
+        def main():
+            pass
+        """,
+    "lazy/engine.py": """
+        from lazy.core.engine.runner import Engine as CoreEngine
+
+        Engine = CoreEngine
+        """,
+    "lazy/core/__init__.py": "",
+    "lazy/core/engine/__init__.py": "",
+    "lazy/core/engine/runner.py": """
+        class Engine:
+            def __init__(self, config, log_stats=False):
+                self.config = config
+                self.log_stats = log_stats
+
+            def get_metrics(self):
+                assert self.log_stats, "Stat logging disabled"
+                return []
+
+
+        class Scheduler:
+            def __init__(self, config, log_stats=False):
+                self.config = config
+                self.log_stats = log_stats
+
+            def get_metrics(self):
+                assert self.log_stats, "Scheduler stats disabled"
+                return []
+        """,
+}
+
+
+def test_an_assert_in_a_method_of_a_class_the_top_package_lists_keeps_its_keyword(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    for store in indexed_package(tmp_path_factory.mktemp("lazy"), "lazy", LAZY):
+        # `lazy.Engine` is the user's own (the top package's `__all__` names it), though its
+        # class lives four dots down. Before: no solution
+        page = page_in_function(store, "lazy", "Engine.get_metrics")
+        assert any("`log_stats` of `Engine`" in s.text for s in page.solutions)
+        # the same assert of a class the top package does not list offers none
+        assert page_in_function(store, "lazy", "Scheduler.get_metrics").solutions == []

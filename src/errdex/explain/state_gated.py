@@ -21,7 +21,7 @@ import re
 
 from errdex.explain.context import Facts
 from errdex.explain.hiding_flags import hides_only
-from errdex.explain.library_export import library_export
+from errdex.explain.library_export import library_export, module_all
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.facts import SiteKind
@@ -88,6 +88,15 @@ def owner_keyword(solution: Solution, facts: Facts) -> bool:
     return re.search(rf"`\w+` of {re.escape(code(owner))}", solution.text) is not None
 
 
+def top_exported(facts: Facts) -> bool:
+    """Whether the top package's `__all__` lists the site's class by name: the package
+    hands it to users however it gets there (`vllm.LLMEngine`, a lazy `__getattr__` over an
+    alias module, while the class lives in `vllm.v1.engine.llm_engine`)."""
+    name = facts.stored.site.function.partition(".")[0]
+    listed = facts.once("top_all", lambda: module_all(facts.top_init() if facts.top_init else None))
+    return listed is not None and name in listed
+
+
 def vendored(stored: StoredSite) -> bool:
     """Whether the site is in code copied in from another project (`third_party/`), which
     the package alone calls."""
@@ -112,7 +121,7 @@ def state_gated(kept: list[Solution], facts: Facts) -> list[Solution]:
     def internal(solution: Solution) -> bool:
         if not users and own_argument(solution, facts):
             return True
-        return not made and owner_keyword(solution, facts)
+        return not made and owner_keyword(solution, facts) and not top_exported(facts)
 
     # a switch that only hides the error stays: "What it means" says it (`hiding_flags`)
     return [s for s in kept if not internal(s) or hides_only(s)]
