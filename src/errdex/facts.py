@@ -618,6 +618,9 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     # module-level name → the modules its `try` imports, when `except ImportError` binds
     # the name to None/False: the name says whether an optional package is installed
     optional_imports: dict[str, str] = {}
+    # module-level name → the other import binding it in another branch of one `if` or
+    # `try` (`extract.module.import_twins`): the Python twin of a compiled one, at times
+    import_twins: dict[str, str] = {}
     # function name → the platform test its body returns (`torch.cuda.is_available()`)
     platform_tests: dict[str, str] = {}
     # function name → the name its whole body returns (`return cls._ENABLED`), followed to

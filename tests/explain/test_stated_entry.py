@@ -13,7 +13,7 @@ from explain_samples import indexed_package, page_with_message
 from errdex.store import Store
 
 PLUG = {
-    "plug/__init__.py": "from plug.manager import Manager, Parser\n",
+    "plug/__init__.py": "from plug.manager import Manager, Other, Parser\n",
     "plug/manager.py": """
         class Parser:
             pass
@@ -52,6 +52,37 @@ PLUG = {
 
             def add(self, spec):
                 self._add(spec)
+
+            def _rows(self, rows, size):
+                if rows and not isinstance(rows[0], (tuple, dict)):
+                    raise TypeError("List argument must consist only of tuples or dictionaries")
+                if len(rows) > size:
+                    raise ValueError("Argument must be shorter than the size")
+
+            def insert(self, table, rows=None, size=10):
+                self._rows(rows, size)
+
+            def _limit(self, limit):
+                if limit > 100:
+                    raise ValueError("limit must be at most 100")
+
+            def fetch(self, limit=10):
+                self._limit(limit)
+
+            def fetch_many(self, limit=10):
+                self._limit(limit)
+
+            def _depth(self, depth):
+                if depth > 3:
+                    raise ValueError("depth must be at most 3")
+
+            def walk(self, depth=1):
+                self._depth(depth)
+
+
+        class Other(Manager):
+            def walk(self, depth=1):
+                self._depth(depth)
         """,
 }
 
@@ -87,4 +118,31 @@ def test_an_argument_handed_on_under_another_name_says_both(plug: Store) -> None
 )
 def test_no_requirement_of_what_the_user_does_not_pass(plug: Store, message: str) -> None:
     page = page_with_message(plug, "plug", message)
+    assert not any("as the message says" in s.text for s in page.solutions), page.solutions
+
+
+def test_a_subject_that_is_only_the_argument_s_kind_is_the_one_argument_read(plug: Store) -> None:
+    page = page_with_message(plug, "plug", "List argument must consist only of tuples")
+    assert page.solutions[0].text == (
+        "Make the argument `rows` of `plug.Manager.insert` (it reaches `Manager._rows`) "
+        "consist only of tuples or dictionaries, as the message says: “List argument must "
+        "consist only of tuples or dictionaries”"
+    )
+
+
+def test_an_argument_s_kind_is_no_argument_where_the_test_reads_two(plug: Store) -> None:
+    page = page_with_message(plug, "plug", "Argument must be shorter than the size")
+    assert not any("as the message says" in s.text for s in page.solutions), page.solutions
+
+
+def test_methods_of_one_class_taking_the_argument_alike_are_each_named(plug: Store) -> None:
+    page = page_with_message(plug, "plug", "limit must be at most 100")
+    assert page.solutions[0].text == (
+        "Keep the argument `limit` of `plug.Manager.fetch` or `plug.Manager.fetch_many` (it "
+        "reaches `Manager._limit`) at most 100, as the message says: “limit must be at most 100”"
+    )
+
+
+def test_methods_of_two_classes_are_no_one_call(plug: Store) -> None:
+    page = page_with_message(plug, "plug", "depth must be at most 3")
     assert not any("as the message says" in s.text for s in page.solutions), page.solutions

@@ -143,12 +143,14 @@ def test_a_rule_of_a_call_the_user_makes(pkg: Store) -> None:
 
 def test_a_private_function_handed_the_users_value(pkg: Store) -> None:
     # `execute(statement, params)` hands `params` on as it is: the rule is of the user's
-    # argument, however private `_distill`
+    # argument, however private `_distill`, and named so (the message's "List argument"
+    # restated gives way to it, as a range does)
     page = page_with_message(pkg, "pkg", "List argument must")
-    assert any(
-        s.text.startswith("Make the list argument consist only of tuples or dictionaries")
-        for s in page.solutions
+    assert page.solutions[0].text.startswith(
+        "Make the argument `params` of `pkg.execute` (it reaches `_distill`) consist only of "
+        "tuples or dictionaries, as the message says"
     )
+    assert not any(s.text.startswith("Make the list argument") for s in page.solutions)
     # `blocks` is what `connect` computed: the package's own invariant, no way out
     page = page_with_message(pkg, "pkg", "blocks must be a list")
     assert not any("Make blocks" in s.text for s in page.solutions)

@@ -150,3 +150,45 @@ def test_a_flag_the_message_names_stays_its_knob_when_a_caller_guard_links_it() 
     assert {c.function for c in site.caller_links} == {"validate_serve_args", "Supervisor.__init__"}
     behind = {(k.name, k.behind) for k in site.knobs}
     assert ("--multi-port-lb", "--multi-port-lb") in behind, behind
+
+
+# SQLAlchemy's engine/util.py: one name bound to the compiled module's function (built from
+# `.pyx`, no module of the version) or to its Python twin's
+TWINS = {
+    "db/_py_util.py": """
+        def distill(params):
+            if not isinstance(params, list):
+                raise TypeError("List argument must consist only of tuples or dictionaries")
+            return params
+        """,
+    "db/cext/__init__.py": "",
+    "db/util.py": """
+        import typing
+        from ._has_c import HAS_C
+
+        if typing.TYPE_CHECKING or not HAS_C:
+            from ._py_util import distill as distill
+        else:
+            from db.cext.util import distill as distill
+        """,
+    "db/base.py": """
+        from .util import distill
+
+        class Connection:
+            def exec_sql(self, statement, parameters=None):
+                return distill(parameters)
+        """,
+}
+
+
+def test_a_name_bound_to_a_compiled_module_or_its_python_twin_reaches_the_twin() -> None:
+    (site,) = [s for s in link(TWINS) if s.site.function == "distill"]
+    assert [(c.function, c.file) for c in site.caller_links] == [
+        ("Connection.exec_sql", "db/base.py")
+    ]
+
+
+def test_a_twin_is_not_taken_where_the_kept_import_is_of_the_version() -> None:
+    files = {**TWINS, "db/cext/util.py": "def distill(params):\n    return params\n"}
+    (site,) = [s for s in link(files) if s.site.function == "distill"]
+    assert site.caller_links == ()

@@ -108,7 +108,8 @@ def sole_entry(
     reach the check that way too); a literal the package passes is no user's value and is
     passed over. Chains that end at different calls are one entry only when each is a
     class or a function a user calls by its path (not a method: a framework's hook is as
-    likely) and all take the value as the same argument (`auth` of `httpx.Client` and of
+    likely), or each a method of one class (`Connection.execute`, `Connection.scalar`), and
+    all take the value as the same argument (`auth` of `httpx.Client` and of
     `httpx.AsyncClient`): the argument is then the user's whichever they called."""
     caught = catching(chosen)
     ends: dict[str, str] = {}  # the entry point → its argument
@@ -147,7 +148,11 @@ def sole_entry(
                     continue
                 target = f"{module_name(caller.file)[0]}.{caller.function}"
                 following.append((target, argument, caller_params.index(argument)))
-        if len(ends) > 1 and (methods or len(set(ends.values())) > 1 or len(ends) > _MAX_ENDS):
+        if len(ends) > 1 and (
+            (methods and len({end.rpartition(".")[0] for end in ends}) > 1)
+            or len(set(ends.values())) > 1
+            or len(ends) > _MAX_ENDS
+        ):
             return None
         level = following
         if not level:

@@ -59,7 +59,8 @@ from errdex.link.expression_texts import parse_expression
 _WORD = r"(?:[\w'\"`.()]+|\{[A-Za-z_]\w*(?:![rsa])?\})"
 _MUST = re.compile(
     rf"^(?P<subject>{_WORD}(?:\s+{_WORD}){{0,4}}?)\s+"
-    r"(?:must|should|needs\s+to|has\s+to)\s+(?P<verb>be|have|contain|implement|define|match)\s+"
+    r"(?:must|should|needs\s+to|has\s+to)\s+"
+    r"(?P<verb>be|have|contain|implement|define|match|consist)\s+"
     r"(?P<wants>\S.*?)\s*[.!]?$",
     re.I,
 )
@@ -103,6 +104,9 @@ _SHOWN = re.compile(r"\s*\(\{[^{}]+\}\)")
 _ASKS_FOR = re.compile(
     r"\b(?:of|in|to|by|with|than|from|be|is|are|as|or|and|like|equal|between|within)\s*$", re.I
 )
+# A subject that is the value passed, by its kind alone ("List argument must consist only of
+# tuples or dictionaries"): no parameter's name, so the one argument the test reads is it
+_ARGUMENT_SUBJECT = re.compile(r"^(?:the\s+)?(?:[A-Za-z]+\s+)?(?:argument|parameter)$", re.I)
 # What a value must be that is a bound ("less than 255 characters", "below `n`"): kept so
 _BOUND = re.compile(
     r"^(?:less|fewer|more|greater|smaller|larger|lower|higher|below|above|under|over|"
@@ -226,6 +230,9 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
         param = named_parameter(stated.subject, params)
         if param is not None and not _tested(param, facts, function):
             return None  # the check reads something else: the message's subject is not it
+        if param is None and _ARGUMENT_SUBJECT.match(stated.subject):
+            read = arguments_read(facts)  # "List argument": the one argument the test reads
+            param = read[0] if len(read) == 1 else None
         if param is None:
             param, callable_ = _constructor_keyword(stated.subject, facts)
     else:
@@ -327,15 +334,18 @@ def _entry_argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Sol
 
 def asked_parameter(stated: Requirement, candidates: tuple[str, ...], read: set[str]) -> str | None:
     """Which of `candidates` the requirement is of: the one its subject or its placeholder
-    names, or, with no subject, the one argument the raise's own test reads when it reads
-    nothing else the function holds (`read`: the parameters, `self` and `cls` it reads)."""
+    names, or, with no subject (or one that names only the argument's kind, "List
+    argument"), the one argument the raise's own test reads when it reads nothing else the
+    function holds (`read`: the parameters, `self` and `cls` it reads)."""
     if stated.verb in ("implement", "define"):
         return None
     named = _placeholder(stated.subject) or stated.got
     if named is not None:
         return named if named in candidates else None
     if stated.subject is not None:
-        return named_parameter(stated.subject, candidates)
+        param = named_parameter(stated.subject, candidates)
+        if param is not None or not _ARGUMENT_SUBJECT.match(stated.subject):
+            return param
     only = [p for p in candidates if p in read]
     return only[0] if len(only) == 1 and read == {only[0]} else None
 

@@ -43,6 +43,13 @@ _MUST_BE_TYPE = re.compile(
     rf"(?P<rest>\s+of\s+length\s+\d+)?{_GOT}\s*\.?$",
     re.I,
 )
+# "List argument must consist only of tuples or dictionaries": the type of each item
+_ITEMS = rf"(?:{_TYPE}s?|dictionaries)"
+_MUST_CONSIST = re.compile(
+    rf"^{_SUBJECT}\s+(?:must|should|has\s+to|needs\s+to)\s+consist\s+(?:only\s+)?of\s+"
+    rf"{_ITEMS}(?:(?:\s*,\s*|\s+)(?:or\s+|and\s+)?{_ITEMS})*{_GOT}\s*\.?$",
+    re.I,
+)
 # "color values must be in the range 0 to {max_val}", "alpha must be between 0 and 1"
 _MUST_BE_IN_RANGE = re.compile(
     rf"^{_SUBJECT}\s+(?:must|should|has\s+to|needs\s+to)\s+be\s+"
@@ -110,10 +117,11 @@ def value_rule(sentence: str) -> str | None:
 
 
 def restates_check(sentence: str) -> bool:
-    """Whether the sentence states a type or a range: what a way out found from the check
-    itself says exactly (the argument, its bounds), when one is found."""
+    """Whether the sentence states a type (of the value, or of its items) or a range: what
+    a way out found from the check itself says exactly (the argument, its bounds), when one
+    is found."""
     text = sentence.strip()
-    return _MUST_BE_TYPE.match(text) is not None or _MUST_BE_IN_RANGE.match(text) is not None
+    return any(p.match(text) is not None for p in (_MUST_BE_TYPE, _MUST_CONSIST, _MUST_BE_IN_RANGE))
 
 
 def _listed_names(what: str) -> str:

@@ -32,6 +32,7 @@ from errdex.extract.knobs import (
 from errdex.extract.module import (
     collect_constants,
     collect_imports,
+    import_twins,
     module_name,
     resolve_local_imports,
     top_starts,
@@ -60,7 +61,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "103-local-value-reads"
+EXTRACTOR_VERSION = "104-import-twins"
 
 __all__ = [
     "EXTRACTOR_VERSION",
@@ -265,6 +266,7 @@ def _extract_text(
         tests=tuple(calls.tests),
         texts=class_texts(tree, text, constants, walker.sites.sites),
         optional_imports=optional_imports(tree),
+        import_twins=import_twins(tree, module, is_package, imports),
         platform_tests=platform_tests(text),
         value_accessors=value_accessors(text),
         readings=_readings(walker, tree, text, reduced),

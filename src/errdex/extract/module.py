@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from typing import Any
 
 from errdex.extract.conditions import walk
@@ -50,21 +51,62 @@ def collect_imports(
     stars: list[str] = []
     package = module if is_package else module.rpartition(".")[0]
     for stmt in _module_statements(tree.body):
-        if isinstance(stmt, ast.Import):
-            for alias in stmt.names:
-                if alias.asname:
-                    imports[alias.asname] = alias.name
-                else:
-                    root = alias.name.split(".")[0]
-                    imports[root] = root
-        elif isinstance(stmt, ast.ImportFrom):
-            base = resolve_relative(package, stmt.module, stmt.level)
-            for alias in stmt.names:
-                if alias.name == "*":
-                    stars.append(base)
-                    continue
-                imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+        _bind_imports(stmt, package, imports, stars)
     return imports, tuple(dict.fromkeys(stars))
+
+
+def _bind_imports(stmt: ast.stmt, package: str, imports: dict[str, str], stars: list[str]) -> None:
+    """Bind the names an import statement binds in `imports` (its `*` modules in `stars`)."""
+    if isinstance(stmt, ast.Import):
+        for alias in stmt.names:
+            if alias.asname:
+                imports[alias.asname] = alias.name
+            else:
+                root = alias.name.split(".")[0]
+                imports[root] = root
+    elif isinstance(stmt, ast.ImportFrom):
+        base = resolve_relative(package, stmt.module, stmt.level)
+        for alias in stmt.names:
+            if alias.name == "*":
+                stars.append(base)
+                continue
+            imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+
+
+def import_twins(
+    tree: ast.Module, module: str, is_package: bool, kept: dict[str, str]
+) -> dict[str, str]:
+    """Module-level name → the other of two imports that bind it in two branches of one
+    `if`/`else` or `try`/`except` (`if not HAS_CYEXTENSION: from ._py_util import f` / `else:
+    from .cyextension.util import f`; `try: from ._speedups import f` / `except ImportError:
+    from ._native import f`): the one `collect_imports` does not keep (it keeps the last).
+    One of the two is often compiled, no module of the version: the link then takes the
+    twin that is Python source, so the name still reaches a function whose callers count.
+    `kept`: the file's imports (`collect_imports`)."""
+    package = module if is_package else module.rpartition(".")[0]
+    twins: dict[str, str] = {}
+    for node in _module_blocks(tree.body):
+        branches = (
+            [node.body, node.orelse]
+            if isinstance(node, ast.If)
+            else [node.body, *(handler.body for handler in node.handlers)]
+        )
+        bound: list[dict[str, str]] = []
+        for branch in branches:
+            imports: dict[str, str] = {}
+            for stmt in branch:  # the branch's own imports, not a nested block's
+                _bind_imports(stmt, package, imports, [])
+            bound.append(imports)
+        for name in dict.fromkeys(name for imports in bound for name in imports):
+            target = kept.get(name)
+            others = {b[name] for b in bound if b.get(name) not in (None, target)}
+            if (
+                target is not None
+                and len(others) == 1
+                and any(b.get(name) == target for b in bound)
+            ):
+                twins[name] = others.pop()
+    return twins
 
 
 def resolve_local_imports(
@@ -256,6 +298,20 @@ def _module_statements(body: list[ast.stmt]) -> list[ast.stmt]:
         else:
             out.append(stmt)
     return out
+
+
+def _module_blocks(body: list[ast.stmt]) -> Iterator[ast.If | ast.Try]:
+    """The `if` and `try` statements at module level, and those nested in their blocks."""
+    for stmt in body:
+        if isinstance(stmt, ast.If):
+            yield stmt
+            yield from _module_blocks(stmt.body)
+            yield from _module_blocks(stmt.orelse)
+        elif isinstance(stmt, ast.Try):
+            yield stmt
+            yield from _module_blocks(stmt.body)
+            for handler in stmt.handlers:
+                yield from _module_blocks(handler.body)
 
 
 def is_type_checking(test: ast.expr) -> bool:

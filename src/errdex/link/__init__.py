@@ -44,7 +44,13 @@ from errdex.link.public import PublicPaths
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.receivers import ReceiverClasses
 from errdex.link.requests import RequestIndex
-from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace, ResolvedClass, constant_binding
+from errdex.link.resolve import (
+    BUILTIN_EXCEPTIONS,
+    Namespace,
+    ResolvedClass,
+    constant_binding,
+    python_twins,
+)
 from errdex.link.selection import SelectionIndex
 from errdex.link.shown import ShownTexts, with_callers
 from errdex.link.tables import MessageTables
@@ -57,7 +63,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "97-local-value-reads"
+LINKER_VERSION = "98-import-twins"
 
 
 def link_version(
@@ -107,6 +113,7 @@ def link_sites(
     with them gains no time and adds its own (its caches, the copies of the pages it
     touches, its results encoded).
     """
+    files = python_twins(files)
     names = Namespace(files)
     parts = _Parts(files, names)
     caught = CaughtTexts(names, parts.shown)

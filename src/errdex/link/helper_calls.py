@@ -22,7 +22,7 @@ from errdex.link.messages import (
     substitute,
 )
 from errdex.link.receivers import ReceiverClasses
-from errdex.link.resolve import Namespace
+from errdex.link.resolve import Namespace, python_twins
 
 
 def helpers_by_name(
@@ -48,6 +48,7 @@ def cross_file_helper_names(files: list[FileFacts]) -> frozenset[str]:
     """
     methods: dict[str, set[tuple[str, str]]] = defaultdict(set)
     functions: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    files = python_twins(files)
     names = Namespace(files)
     for name, found in helpers_by_name(files, names, ReceiverClasses(names)).items():
         for helper, facts in found:

@@ -14,6 +14,29 @@ from errdex.facts import Binding, ClassFact, FileFacts
 _MAX_HOPS = 6  # re-export chains longer than this are not followed
 
 
+def python_twins(files: list[FileFacts]) -> list[FileFacts]:
+    """The files, each name an import binds to what is no module of the version (a compiled
+    module: `sqlalchemy.cyextension.util`, built from `.pyx`) bound instead to its twin
+    import that is one (`engine._py_util`, imported in the other branch: `import_twins`),
+    so that the calls made through the name reach a function of the version."""
+    modules = {f.module for f in files if f.error is None}
+
+    def in_version(target: str) -> bool:
+        return target in modules or target.rpartition(".")[0] in modules
+
+    out = []
+    for facts in files:
+        swapped = {
+            name: twin
+            for name, twin in facts.import_twins.items()
+            if name in facts.imports and not in_version(facts.imports[name]) and in_version(twin)
+        }
+        if swapped:
+            facts = msgspec.structs.replace(facts, imports={**facts.imports, **swapped})
+        out.append(facts)
+    return out
+
+
 class ResolvedClass(msgspec.Struct, frozen=True):
     qualname: str  # module.Class
     fact: ClassFact
