@@ -8,15 +8,21 @@ message says it expects."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 from explain_samples import indexed_package
 
 from errdex.explain.build import build_page
+from errdex.explain.context import Facts
 from errdex.explain.page import Page
+from errdex.explain.validator_tables import handed_on
 from errdex.facts import SiteKind
-from errdex.store import Store
+from errdex.reading_facts import SourceRead
+from errdex.store import Store, StoredSite
 
 FILES = {
     "stamps/__init__.py": "",
@@ -183,3 +189,22 @@ def test_a_parser_no_table_lists_keeps_its_argument(stamps: Store) -> None:
     assert not any(
         "In the data you validate" in t for t in texts(page(stamps, "as_text", "TypeError"))
     )
+
+
+def test_the_folders_validating_modules_are_read_once_a_page() -> None:
+    # the site's function and each caller asked of: `validators.py` read once for them all
+    facts = Facts(stored=cast(StoredSite, SimpleNamespace(file="stamps/parse.py")),
+                  conditions=[], read=SourceRead())  # fmt: skip
+    facts.source_text = textwrap.dedent(FILES["stamps/parse.py"])
+    facts.folder_paths = lambda: sorted(FILES)
+    read: list[str] = []
+
+    def file_text(path: str) -> str:
+        read.append(path)
+        return textwrap.dedent(FILES[path])
+
+    facts.file_text = file_text
+    assert handed_on(facts, "parse_day") == "a field declared as `date`"
+    assert handed_on(facts, "parse_span") == "a field declared as `timedelta`"
+    assert handed_on(facts, "parse_word") is None  # `words.py` is not named for validating
+    assert read == ["stamps/validators.py"]

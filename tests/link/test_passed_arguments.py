@@ -5,7 +5,9 @@ from __future__ import annotations
 import textwrap
 
 from errdex.extract import extract_file
+from errdex.facts import Condition, ConditionKind
 from errdex.link import link_version
+from errdex.link.passed import ParsedTests, _decided
 from errdex.linked_facts import IndexedSite, KnobLink
 from samples import BACKEND_ARGS, MODEL_FOLDER
 
@@ -262,3 +264,20 @@ def test_a_path_joined_outside_the_folder_links_nothing() -> None:
         files["eng/encoder.py"] = files["eng/encoder.py"].replace('"audio_tokenizer"', part)
         assert part in files["eng/encoder.py"]
         assert link(files)[TOKENIZER_MISSING].knobs == (), part
+
+
+def test_a_truth_test_of_a_never_empty_setting_beside_a_comparison_decides_nothing() -> None:
+    # `if model_path:` holds for every value `--model` (never empty) gives: the setting
+    # decides such a check only where it names the folder of a path tested, so the
+    # comparison beside it does not make the check the setting's; a setting that can be
+    # empty decides its truth test
+    def decided(*tests: str, may_be_false: bool) -> bool:
+        conditions = [
+            Condition(test=t, kind=ConditionKind.IF, holds=True, line=line)
+            for line, t in enumerate(tests, 2)
+        ]
+        return _decided(ParsedTests(conditions), "model_path", may_be_false)
+
+    assert decided('model_path == "auto"', may_be_false=False)
+    assert not decided("model_path", 'model_path == "auto"', may_be_false=False)
+    assert decided("model_path", 'model_path == "auto"', may_be_false=True)

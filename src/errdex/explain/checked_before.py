@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from errdex.ast_walk import walk
 from errdex.explain.call_binding import positional_index
 from errdex.explain.context import Facts, function_at, function_span, lines_of
+from errdex.explain.deferred_calls import name_lines
 from errdex.explain.entry_input import call_values, passed_on
 from errdex.explain.page import Caller
 from errdex.explain.plain import code
@@ -250,15 +251,11 @@ def _first_check(
 def _call_start(function: ast.FunctionDef, callee: str, line: int) -> tuple[int, int]:
     """(line, column) where the caller's call of `callee` on `line` begins: the first of
     those spanning it (a call over several lines is recorded at one of them)."""
-    starts = []
-    for node in walk(function):
-        if not isinstance(node, ast.Call) or not (
-            node.lineno <= line <= (node.end_lineno or node.lineno)
-        ):
-            continue
-        func = node.func
-        if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)) == callee:
-            starts.append((node.lineno, node.col_offset))
+    starts = [
+        (call.lineno, call.col_offset)
+        for call, _ in name_lines(function, callee)
+        if call.lineno <= line <= (call.end_lineno or call.lineno)
+    ]
     return min(starts, default=(line, 0))
 
 

@@ -48,10 +48,14 @@ def deferred_kind(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Deferred 
     return None
 
 
-def runs_where_called(function: ast.AST, call: ast.Call, kind: Deferred) -> bool:
-    """Whether the generator or coroutine `call` makes (in `function`) is iterated or
+def runs_where_called(function: ast.AST, calls: Iterable[ast.Call], kind: Deferred) -> bool:
+    """Whether each generator or coroutine call of `calls` (in `function`) is iterated or
     awaited in the same expression: a `try` around the call is then around its body."""
     parents = {id(child): node for node in walk(function) for child in ast.iter_child_nodes(node)}
+    return all(_run_there(parents, call, kind) for call in calls)
+
+
+def _run_there(parents: dict[int, ast.AST], call: ast.Call, kind: Deferred) -> bool:
     node: ast.AST = call
     while True:
         parent = parents.get(id(node))

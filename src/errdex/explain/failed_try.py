@@ -49,8 +49,11 @@ class TriedInput:
         """How the other values given tell the call to read the value, when any do."""
         if not self.options:
             return ""
-        names = listed([code(o) for o in self.options])
-        return f", read as {names} {'asks' if len(self.options) == 1 else 'ask'}"
+        return f", read as {self._options()} {'asks' if len(self.options) == 1 else 'ask'}"
+
+    def _options(self) -> str:
+        """The other values given that tell the call how to read the value, listed."""
+        return listed([code(o) for o in self.options])
 
     def solution(self) -> Solution:
         takes = ""
@@ -73,7 +76,7 @@ class TriedInput:
         if self.options:
             one = len(self.options) == 1
             options = (
-                f" That call reads it as {listed([code(o) for o in self.options])} "
+                f" That call reads it as {self._options()} "
                 f"{'says: check it' if one else 'say: check those'} too."
             )
         return Solution(

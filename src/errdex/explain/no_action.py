@@ -160,7 +160,7 @@ def caught_by_callers(store: Store, stored: StoredSite, callers: list[Caller]) -
         return direct
     # its body runs where it is iterated or awaited: that must be in the `try` too
     if not all(
-        calls and all(runs_where_called(f, c, deferred) for c, _ in calls) for _, f, calls in read
+        calls and runs_where_called(f, [c for c, _ in calls], deferred) for _, f, calls in read
     ):
         return []
     # a loop over a generator is no recorded call: each call in the files read must be one

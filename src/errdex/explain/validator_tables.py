@@ -54,28 +54,47 @@ def handed_on(facts: Facts, name: str) -> str | None:
 def _importers(facts: Facts, name: str) -> list[str]:
     """The texts of the modules of the site's folder named for validating that import the
     function by name from its module (`from .module import a, name`)."""
-    if facts.folder_paths is None or facts.file_text is None:
-        return []
-    own = facts.stored.file
-    module = own.rpartition("/")[2].removesuffix(".py")
-    if module == "__init__":
-        return []  # a package's own names are imported from its folder's name
-    imports = re.compile(
-        rf"^from +[\w.]*?\b{re.escape(module)} +import +(?:\([^)]*\)|[^\n]*)",
-        re.MULTILINE,
-    )
+    siblings = facts.once("validator_tables:siblings", lambda: _Siblings(facts))
     word = re.compile(rf"\b{re.escape(name)}\b")
-    texts = []
-    for path in facts.folder_paths():
-        stem = path.rpartition("/")[2].removesuffix(".py")
-        if path == own or not path.endswith(".py") or not VALIDATING_MODULE.match(stem):
-            continue
-        text = facts.file_text(path)
-        if text is None or name not in text:
-            continue
-        if any(word.search(m.group(0)) for m in imports.finditer(text)):
-            texts.append(text)
-    return texts
+    return [
+        text
+        for at, text in enumerate(siblings.texts)
+        if name in text and any(word.search(i) for i in siblings.imports(at))
+    ]
+
+
+class _Siblings:
+    """The modules of the site's folder named for validating, read once a page whichever
+    functions of the module are asked (the site's and its callers'), and each one's
+    statements importing from the site's module, read once a function asked is in it."""
+
+    def __init__(self, facts: Facts) -> None:
+        self.texts: list[str] = []
+        self._imports: dict[int, list[str]] = {}
+        self._pattern: re.Pattern[str] | None = None
+        if facts.folder_paths is None or facts.file_text is None:
+            return
+        own = facts.stored.file
+        module = own.rpartition("/")[2].removesuffix(".py")
+        if module == "__init__":
+            return  # a package's own names are imported from its folder's name
+        self._pattern = re.compile(
+            rf"^from +[\w.]*?\b{re.escape(module)} +import +(?:\([^)]*\)|[^\n]*)",
+            re.MULTILINE,
+        )
+        for path in facts.folder_paths():
+            stem = path.rpartition("/")[2].removesuffix(".py")
+            if path == own or not path.endswith(".py") or not VALIDATING_MODULE.match(stem):
+                continue
+            text = facts.file_text(path)
+            if text is not None:
+                self.texts.append(text)
+
+    def imports(self, at: int) -> list[str]:
+        """The statements of the `at`th text that import from the site's module."""
+        if at not in self._imports and self._pattern is not None:
+            self._imports[at] = [m.group(0) for m in self._pattern.finditer(self.texts[at])]
+        return self._imports.get(at, [])
 
 
 def _listed(text: str, name: str, own: bool) -> tuple[bool, list[str]]:
