@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import SERVE_CLI, indexed_package, page_with_message
 
 from errdex.store import Store
 
@@ -106,3 +106,38 @@ def test_a_fill_behind_another_settings_return_keeps_the_way_out(eng: Store) -> 
     page = page_with_message(eng, "eng", "aux outputs are not kept")
     assert any(s.text.startswith("Do not pass `--aux-config` in any form") for s in page.solutions)
     assert "is no way out: when it is left out" not in page.what_it_means
+
+
+# the same package run as `eng serve`, its flags read from `EngineArgs.add_cli_args`
+SERVED = {
+    **ENG,
+    **SERVE_CLI,
+    "eng/args.py": ENG["eng/args.py"].replace(
+        "from dataclasses", "import json\n        from dataclasses"
+    )
+    + """
+
+            @staticmethod
+            def add_cli_args(parser):
+                parser.add_argument("--engram-config", type=json.loads)
+                parser.add_argument("--aux-config", type=json.loads)
+                return parser
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("served"), "eng", SERVED)
+
+
+def test_no_example_fix_leaves_out_a_flag_the_code_fills(served: Store) -> None:
+    # the fix of a setting on the path, drawn when no solution has one, gave
+    # `eng serve MODEL_TAG --engram-config VALUE` -> `eng serve MODEL_TAG`: the way out
+    # "What it means" calls none
+    page = page_with_message(served, "eng", "engram tables are not shared")
+    assert "Leaving out `--engram-config` is no way out" in page.what_it_means
+    assert page.example_fix is None, page.example_fix
+    # a flag the code does not fill keeps its fix
+    kept = page_with_message(served, "eng", "aux outputs are not kept")
+    assert kept.example_fix is not None and "--aux-config" in kept.example_fix.before

@@ -11,6 +11,7 @@ from __future__ import annotations
 from errdex.explain.caller_guards import gated_path_entries, guarded_entries
 from errdex.explain.context import Facts
 from errdex.explain.expanded import expanded
+from errdex.explain.filled_flags import filled_knob
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.kept_fields import with_kept_fields
 from errdex.explain.knob_actions import knob_action
@@ -59,6 +60,8 @@ def example_fix(facts: Facts) -> ExampleFix | None:
         action = knob_action(condition, facts.knobs)
         if action is None or (not action.drops and refused(action.knob, facts)):
             continue
+        if action.drops and filled_knob(action.knob, facts):
+            continue  # the code makes a default one when it is left out: no way out
         # a JSON flag's other fields the path holds, in both lines (or no fix reaches)
         fix = setting_fix(with_kept_fields(action, condition, facts), condition, facts.knobs)
         fix = reached_fix(fix, action.knob, facts, condition.text) if fix is not None else None

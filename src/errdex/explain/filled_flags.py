@@ -26,26 +26,39 @@ from errdex.explain.plain import code
 from errdex.extract.request_models import callee_at
 from errdex.facts import KnobKind
 
-__all__ = ["filled_flag", "filled_sentence"]
+__all__ = ["filled_flag", "filled_knob", "filled_sentence"]
 
 _MAX_FILES = 3  # files of the receiving class read
 _TYPE = re.compile(r"^\s*(?:Optional\[\s*([A-Za-z_]\w*)\s*\]|([A-Za-z_]\w*)\s*\|\s*None)\s*$")
-_FOUND = "filled_flags.found"
+_FOUND = "filled_flags.found"  # the flags "What it means" speaks of
+_READ = "filled_flags.read"  # every flag read, filled or not
 
 
 def filled_flag(solution: Solution, facts: Facts) -> bool:
     """Whether `solution` leaves out a flag whose field the code fills with a default object
     of its own class when it is left out (kept for "What it means": `filled_sentence`)."""
     knob = _left_out(solution, facts)
-    if knob is None:
-        return False
+    return knob is not None and _filled(knob, facts, said=True)
+
+
+def filled_knob(name: str, facts: Facts) -> bool:
+    """Whether leaving out the flag `name` is no way out, the code filling its field with a
+    default object (the example fix drawn from a setting on the path leaves it in)."""
+    knob = next((k for k in facts.knobs if k.name == name and k.kind is KnobKind.FLAG), None)
+    return knob is not None and _filled(knob, facts, said=False)
+
+
+def _filled(knob: Knob, facts: Facts, said: bool) -> bool:
+    """Whether the code fills `knob`'s field when it is left out, read once a page; `said`
+    keeps it for "What it means"."""
     found: dict[str, tuple[str, str, int]] = facts.memo.setdefault(_FOUND, {})
-    if knob.name not in found:
-        fill = _fill(knob, facts)
-        if fill is None:
-            return False
+    read: dict[str, tuple[str, str, int] | None] = facts.memo.setdefault(_READ, {})
+    if knob.name not in read:
+        read[knob.name] = _fill(knob, facts)
+    fill = read[knob.name]
+    if fill is not None and said:
         found[knob.name] = fill
-    return True
+    return fill is not None
 
 
 def filled_sentence(facts: Facts) -> str | None:
