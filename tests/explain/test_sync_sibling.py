@@ -190,10 +190,11 @@ def test_an_object_made_for_the_other_client_names_that_client(streams: Store) -
 
 def test_a_standard_sync_type_names_the_async_twin(streams: Store) -> None:
     # `typing.Iterable` has an async form (`typing.AsyncIterable`): a read asserting it
-    # refuses a body built with async content, which `aread` takes
+    # refuses a body built with async content, which `aread` takes; but an int is no
+    # `Iterable` either, so the way out is said of the async case, not as what was met
     assert solutions_of(streams, "Body.read")[0] == (
-        "Call `await aread()` instead of `read()`: `Body.read` needs `self.stream` to be a "
-        "`typing.Iterable`, and here it is asynchronous (made for async code); `Body.aread` "
+        "Call `await aread()` instead of `read()` when `self.stream` is asynchronous (made "
+        "for async code): `Body.read` needs it to be a `typing.Iterable`; `Body.aread` "
         "reads it."
     )
     fix = page_of(streams, "Body.read").example_fix

@@ -71,6 +71,14 @@ def sync_sibling_solution(facts: Facts) -> Solution | None:
             f"needs {code(target)} to be {_a(kind)} {code(kind)}, and here it is "
             f"asynchronous (made for async code); {code(f'{owner}.{other}')} reads it."
         )
+        if kind.rpartition(".")[2] in _SYNC_ABSTRACT:
+            # what is no `Iterable` may be no iterable at all (an int), not an async one:
+            # the way out is said of the case it is for
+            text = (
+                f"Call {code(called)} instead of {code(method + '()')} when {code(target)} "
+                f"is asynchronous (made for async code): {code(function)} needs it to be "
+                f"{_a(kind)} {code(kind)}; {code(f'{owner}.{other}')} reads it."
+            )
     return Solution(
         text=text,
         condition=condition.text,
