@@ -193,11 +193,6 @@ class _CountedNames:
             self.read += 1
             yield match
 
-    def findall(self, *args: object) -> list[str]:
-        found: list[str] = self.real.findall(*args)  # type: ignore[call-overload]
-        self.read += len(found)
-        return found
-
     def match(self, *args: object) -> re.Match[str] | None:
         self.read += 1
         return self.real.match(*args)  # type: ignore[call-overload]

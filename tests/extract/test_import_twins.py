@@ -60,3 +60,20 @@ def test_one_import_or_a_fallback_to_a_value_has_no_twin() -> None:
         """
     )
     assert found == {}
+
+
+def test_an_import_only_a_type_checker_runs_is_no_twin() -> None:
+    # the `TYPE_CHECKING` body names stubs the program never imports: the name is bound by
+    # the `else` alone, so the link must not take the stub module for the compiled one
+    imports, found = twins(
+        """
+        from typing import TYPE_CHECKING
+
+        if TYPE_CHECKING:
+            from ._stubs import distill
+        else:
+            from ._c import distill
+        """
+    )
+    assert imports["distill"] == "pkg._c.distill"
+    assert found == {}

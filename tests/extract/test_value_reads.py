@@ -61,7 +61,6 @@ def test_a_value_whose_source_parses_otherwise_alone_is_left_to_the_linker() -> 
 
 def test_the_linker_takes_a_local_s_read_from_the_facts(monkeypatch: pytest.MonkeyPatch) -> None:
     facts = _facts(SOURCE)
-    expression_texts.local_value.cache_clear()
 
     def unread(text: str) -> None:
         raise AssertionError(f"read from the text: {text}")

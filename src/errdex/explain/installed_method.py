@@ -79,8 +79,8 @@ def _installed(facts: Facts) -> _Installed | None:
     if site.kind is not SiteKind.RAISE or facts.innermost_except() is None:
         return None
     names = site.function.split(".<locals>.")
-    if len(names) < 2 or "." in names[0] or any(n.startswith("_") for n in names[:1]):
-        return None  # a module function's closure: the decorator and what it installs
+    if len(names) < 2 or "." in names[0] or names[0].startswith("_"):
+        return None  # only a public module function's closure: the decorator and what it installs
     module = public_module(facts.stored.file)
     tree = facts.top_module(defining(names[0]))
     if module is None or tree is None:

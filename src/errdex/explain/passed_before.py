@@ -24,7 +24,7 @@ from errdex.explain.never_none import never_none
 from errdex.explain.plain import code
 from errdex.explain.private_names import private_name
 from errdex.explain.refused_ways import KnownValues
-from errdex.explain.state_gated import VENDORED, users_call
+from errdex.explain.state_gated import users_call, vendored
 from errdex.explain.unreached import PassedCall
 from errdex.facts import ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
@@ -85,10 +85,8 @@ def _internal(stored: StoredSite) -> bool:
     """Whether no user is meant to call the function: a `_name` in its module or name, or
     code vendored into the package. A public name of a public module may be the user's
     to call (`TIMESTAMP(timezone=True, local_timezone=True)` in a table's columns)."""
-    modules = stored.module.split(".")
-    parts = [*modules, *stored.site.function.split(".")]
-    private = any(private_name(p) for p in parts)
-    return private or any(p in VENDORED for p in modules)
+    parts = [*stored.module.split("."), *stored.site.function.split(".")]
+    return any(private_name(p) for p in parts) or vendored(stored)
 
 
 def _parameters(function: ast.FunctionDef, constructor: bool) -> list[tuple[str, object]]:

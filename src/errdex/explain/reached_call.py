@@ -39,12 +39,12 @@ from errdex.explain.private_names import private_name
 from errdex.explain.user_call import user_call
 from errdex.explain.validators import handed_by_type
 from errdex.extract.conditions import dotted_name
+from errdex.extract.shapes import CONSTRUCTORS
 from errdex.facts import ConditionKind
 from errdex.link.expression_texts import parse_expression
 
 __all__ = ["reached_change"]
 
-_CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__"})
 # what an assignment or a `del` of an attribute runs: no call of its own
 _ACCESSORS = frozenset({"setter", "deleter"})
 _NONE_DEFAULTS = frozenset({"None"})
@@ -75,7 +75,7 @@ def _reached(change: Change, facts: Facts) -> Change | None:
     # (`classmethod`, `property`, the `setter` of `@x.setter`: the function alone is parsed
     # without them)
     decorators = decorator_names(facts.source_text, member, site.line)
-    if change.method is None and owner and member not in _CONSTRUCTORS:
+    if change.method is None and owner and member not in CONSTRUCTORS:
         # the keyword is the constructor's; the check runs in another method
         inits = dict(facts.read.init_params)
         held = _held_arguments(facts, params | {f"self.{a}" for a in inits})
@@ -283,7 +283,7 @@ def _reached_from_constructor(facts: Facts) -> bool:
     # subclass's constructor runs it only for an object of the subclass
     names = {cls.name, *((dotted_name(b) or "").rpartition(".")[2] for b in cls.bases)}
     return any(
-        c.function.rpartition(".")[2] in _CONSTRUCTORS
+        c.function.rpartition(".")[2] in CONSTRUCTORS
         and c.function.rpartition(".")[0].rpartition(".")[2] in names
         for c in facts.callers
     )

@@ -24,6 +24,7 @@ from errdex.explain.hiding_flags import hides_only
 from errdex.explain.library_export import library_export, module_all
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
+from errdex.extract.shapes import CONSTRUCTORS
 from errdex.facts import SiteKind
 from errdex.store.base import StoredSite
 
@@ -72,16 +73,11 @@ def own_argument(solution: Solution, facts: Facts) -> bool:
     )
 
 
-# Methods that run while the object is made, inside the caller's own call of the class
-# (a dataclass's `__post_init__`): their checks are of that call's keywords.
-_MADE = frozenset({"__init__", "__post_init__", "__new__"})
-
-
 def owner_keyword(solution: Solution, facts: Facts) -> bool:
     """Whether `solution` changes a keyword of the constructor of the asserting method's
     own class, which set the attribute the assert tests (`self.sym_shape_indices`)."""
     owner, _, method = facts.stored.site.function.rpartition(".")
-    if not owner or "." in owner or method in _MADE or solution.kind != "input":
+    if not owner or "." in owner or method in CONSTRUCTORS or solution.kind != "input":
         return False
     if "(it reaches " in solution.text:
         return False

@@ -301,9 +301,12 @@ def _module_statements(body: list[ast.stmt]) -> list[ast.stmt]:
 
 
 def _module_blocks(body: list[ast.stmt]) -> Iterator[ast.If | ast.Try]:
-    """The `if` and `try` statements at module level, and those nested in their blocks."""
+    """The `if` and `try` statements at module level, and those nested in their blocks; an
+    `if TYPE_CHECKING:` body only exists for checkers, so its imports are no twin."""
     for stmt in body:
-        if isinstance(stmt, ast.If):
+        if isinstance(stmt, ast.If) and is_type_checking(stmt.test):
+            yield from _module_blocks(stmt.orelse)
+        elif isinstance(stmt, ast.If):
             yield stmt
             yield from _module_blocks(stmt.body)
             yield from _module_blocks(stmt.orelse)

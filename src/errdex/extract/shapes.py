@@ -16,6 +16,10 @@ from errdex.lazy_re import lazy_compile
 # The names of a method's own object, its first parameter: the instance, or the class.
 OWN_OBJECT = ("self", "cls")
 
+# Methods that run while the object is made, inside the caller's own call of the class (a
+# dataclass's `__post_init__`): their checks are of that call's keywords.
+CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__"})
+
 LOG_LEVELS = frozenset({"warning", "warn", "error", "exception", "critical", "fatal"})
 LOGGER_NAME = lazy_compile(r"^_*(?:[A-Za-z0-9]+_)*(?:log|logger|logging|LOG|LOGGER)$", re.I)
 LOG_LEVEL_ARG = lazy_compile(r"(?:logging\.)?(WARNING|WARN|ERROR|CRITICAL|FATAL)$")
