@@ -34,6 +34,7 @@ FILES = {
         """,
     "trainer/sharded.py": """
         from dataclasses import dataclass
+        from typing import Optional
 
         import torch
 
@@ -72,6 +73,15 @@ FILES = {
             def consumers_left(self):
                 if self.consumers != torch.distributed.get_world_size():
                     raise ValueError(f"Have {self.consumers} consumers for the group.")
+
+
+        class ReplicaEngine(Engine):
+            def __init__(self, *, client, init_info: Optional[ShardedInitInfo] = None) -> None:
+                super().__init__(client=client, rank=init_info.rank)
+
+            def check_rank(self):
+                if torch.distributed.get_rank() != self.rank:
+                    raise ValueError(f"Replicas need InitInfo.rank ({self.rank}) to match.")
         """,
 }
 
@@ -85,8 +95,8 @@ def test_a_record_field_the_base_keeps_is_the_keyword_to_give(trainer: Store) ->
     page = page_with_message(trainer, "trainer", "Sharding needs")
     assert page.solutions[0].text == (
         "Build the `ShardedInitInfo` with `rank=` equal to `torch.distributed.get_rank()`: "
-        "`ShardedEngine` keeps its `init_info.rank` as `self.rank` (line 17), and this check "
-        "(line 23) needs the two to agree, as the message says of `InitInfo.rank`."
+        "`ShardedEngine` keeps its `init_info.rank` as `self.rank` (line 18), and this check "
+        "(line 24) needs the two to agree, as the message says of `InitInfo.rank`."
     )
 
 
@@ -103,3 +113,11 @@ def test_a_field_no_message_names_is_no_keyword(trainer: Store) -> None:
 def test_a_literal_the_field_is_compared_with_is_no_value_to_give(trainer: Store) -> None:
     page = page_with_message(trainer, "trainer", "Only InitInfo.rank 0")
     assert not any(s.text.startswith("Build the") for s in page.solutions)
+
+
+def test_a_record_annotated_as_optional_is_the_record(trainer: Store) -> None:
+    # `Optional[ShardedInitInfo]` (or `ShardedInitInfo | None`) still names the record
+    page = page_with_message(trainer, "trainer", "Replicas need")
+    assert page.solutions[0].text.startswith(
+        "Build the `ShardedInitInfo` with `rank=` equal to `torch.distributed.get_rank()`"
+    ), page.solutions

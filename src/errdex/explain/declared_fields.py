@@ -27,6 +27,7 @@ from errdex.extract.shapes import self_attribute, tested_absent
 from errdex.facts import KnobKind
 
 __all__ = [
+    "base_name",
     "class_named",
     "declared_fields",
     "declared_keyword",
@@ -336,7 +337,7 @@ def _handed_to_base(facts: Facts, cls: ast.ClassDef, attribute: str) -> str | No
     itself, and the base's `__init__` assigns it its keyword."""
     init = own_init(cls)
     kwarg = init.args.kwarg if init is not None else None
-    named = _base_name(cls.bases[0]) if cls.bases else None
+    named = base_name(cls.bases[0]) if cls.bases else None
     if init is None or kwarg is None or named is None:
         return None
     own = {a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)}
@@ -354,7 +355,7 @@ def _handed_to_base(facts: Facts, cls: ast.ClassDef, attribute: str) -> str | No
     return param
 
 
-def _base_name(base: ast.expr) -> str | None:
+def base_name(base: ast.expr) -> str | None:
     """The name a base is written by: `Query` of `Query` and of `Query[_T]` (a generic
     class's parameters say nothing of its constructor)."""
     if isinstance(base, ast.Subscript):

@@ -17,8 +17,10 @@ from __future__ import annotations
 import ast
 import re
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.declared_fields import (
+    base_name,
     class_named,
     declared_fields,
     fields_class,
@@ -30,7 +32,7 @@ from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.user_data import local_sources
 from errdex.extract.setters import init_params
-from errdex.extract.shapes import self_attribute
+from errdex.extract.shapes import annotated_class, self_attribute
 from errdex.link.expression_texts import parse_expression
 
 __all__ = ["record_keyword_solution"]
@@ -104,12 +106,12 @@ def _compared_attribute(facts: Facts) -> tuple[str, str, int] | None:
                 attribute = self_attribute(values[0])
         if attribute is None or self_assignments(function, attribute):
             continue
-        if any(isinstance(n, ast.Name) and n.id == "self" for n in ast.walk(other)):
+        if any(isinstance(n, ast.Name) and n.id == "self" for n in walk(other)):
             continue
-        if not any(isinstance(n, ast.Name | ast.Call) for n in ast.walk(other)):
+        if not any(isinstance(n, ast.Name | ast.Call) for n in walk(other)):
             continue  # a literal (`rank != 0`) says which one may pass, not what to agree with
         if isinstance(side, ast.Name) and any(
-            isinstance(n, ast.Name) and n.id == side.id for n in ast.walk(other)
+            isinstance(n, ast.Name) and n.id == side.id for n in walk(other)
         ):
             continue
         return attribute, ast.unparse(other), condition.line
@@ -125,7 +127,7 @@ def _kept_field(
     assigned = self_assignments(cls, attribute)
     value: ast.expr | None = None
     if assigned == 1:
-        for node in ast.walk(init):
+        for node in walk(init):
             if (
                 isinstance(node, ast.Assign)
                 and len(node.targets) == 1
@@ -143,7 +145,7 @@ def _kept_field(
     param = next(
         (a for a in (*init.args.args, *init.args.kwonlyargs) if a.arg == value.value.id), None
     )
-    name = _annotated_class(param.annotation) if param is not None else None
+    name = annotated_class(param.annotation) if param is not None else None
     record = class_named(facts, name) if name is not None else None
     if record is None or not _declares(facts, record, value.attr):
         return None
@@ -157,22 +159,13 @@ def _handed_to_base(
     the base's constructor keeps that keyword as it is in `self.<attribute>`."""
     call = super_init_call(init)
     value = next((k.value for k in call.keywords if k.arg == attribute), None) if call else None
-    base_name = _annotated_class(cls.bases[0]) if len(cls.bases) == 1 else None
-    base = class_named(facts, base_name) if base_name is not None else None
+    named = base_name(cls.bases[0]) if len(cls.bases) == 1 else None
+    base = class_named(facts, named) if named is not None else None
     base_init = own_init(base) if base is not None else None
     if value is None or base_init is None:
         return None
     params, plain = init_params(base_init)
     return value if params.get(attribute) == attribute and attribute in plain else None
-
-
-def _annotated_class(node: ast.expr | None) -> str | None:
-    """The class a parameter's annotation or a base names: `Info`, `"Info"`, `Base[T]`."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        node = parse_expression(node.value)
-    if isinstance(node, ast.Subscript):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None
 
 
 def _declares(facts: Facts, record: ast.ClassDef, field: str) -> bool:
@@ -184,7 +177,7 @@ def _declares(facts: Facts, record: ast.ClassDef, field: str) -> bool:
             return False
         if field in declared_fields(current):
             return True
-        name = _annotated_class(current.bases[0]) if len(current.bases) == 1 else None
+        name = base_name(current.bases[0]) if len(current.bases) == 1 else None
         current = class_named(facts, name) if name is not None else None
     return False
 
@@ -196,7 +189,7 @@ def _base_names(facts: Facts, record: ast.ClassDef) -> list[str]:
     for _ in range(_MAX_BASES):
         if current is None or len(current.bases) != 1:
             break
-        name = _annotated_class(current.bases[0])
+        name = base_name(current.bases[0])
         if name is None:
             break
         out.append(name)
