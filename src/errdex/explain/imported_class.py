@@ -32,15 +32,21 @@ def imported_class(store: Store, facts: Facts, name: str) -> ast.ClassDef | None
 def module_file_text(store: Store, stored: StoredSite, module: str) -> str | None:
     """The kept text of the version's module `module` (`a.b`: `a/b.py`, else
     `a/b/__init__.py`, under the folder the site's file is under), or None."""
-    own = module_name(stored.file)[0].replace(".", "/")
-    at = stored.file.find(own)
-    prefix = stored.file[:at] if at > 0 else ""
-    base = prefix + module.replace(".", "/")
-    for path in (f"{base}.py", f"{base}/__init__.py"):
+    for path in module_paths(stored, module):
         text = store.file_text(stored.version_id, path)
         if text is not None:
             return text
     return None
+
+
+def module_paths(stored: StoredSite, module: str) -> tuple[str, str]:
+    """The paths the version's module `module` may be kept at (`a.b`: `a/b.py`, else
+    `a/b/__init__.py`), under the folder the site's file is under."""
+    own = module_name(stored.file)[0].replace(".", "/")
+    at = stored.file.find(own)
+    prefix = stored.file[:at] if at > 0 else ""
+    base = prefix + module.replace(".", "/")
+    return f"{base}.py", f"{base}/__init__.py"
 
 
 def _imported_class(store: Store, facts: Facts, name: str) -> ast.ClassDef | None:

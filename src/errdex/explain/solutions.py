@@ -135,6 +135,7 @@ from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.unset_choice import settled_unset
 from errdex.explain.user_data import user_data_solution
 from errdex.explain.validators import field_value, validated, validator_solution
+from errdex.explain.visited_object import visited_object_solution
 from errdex.explain.waiting_branch import waits_instead
 from errdex.extract.conditions import negate
 from errdex.facts import BRANCH_KINDS, Condition, ConditionKind, SiteKind
@@ -348,7 +349,12 @@ def _solutions(facts: Facts) -> list[Solution]:
         if raw is not None:  # the field the message names, in the raw data: not the
             found.add(raw, 0)  # validator's argument that holds it
         elif validated(facts) is None:  # a validator's argument is no value a user passes
-            _add_input(found, open_conditions, facts)
+            # a visitor's argument is the object the user built: the call that builds it
+            visited = visited_object_solution(facts, open_conditions)
+            if visited is not None:
+                found.add(visited, 1)
+            else:
+                _add_input(found, open_conditions, facts)
     keyed_input = key_requirement(facts)
     if keyed_input is not None and not any(
         i.solution.condition == keyed_input.solution.condition for i in found.items

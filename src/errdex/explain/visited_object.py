@@ -1,0 +1,272 @@
+"""The user's object a visitor method is handed, said as the call that builds it.
+
+A visitor dispatches each object of a tree to the method named for the object's class
+(`visit_<Class>`: SQLAlchemy's compilers, `ast.NodeVisitor`). SQLAlchemy's MySQL type
+compiler raises "NVARCHAR requires a length on dialect mysql" in
+`MySQLTypeCompiler.visit_NVARCHAR(self, type_, **kw)` when `type_.length is None`: the
+method's argument is no value a user passes (the compiler hands it the `NVARCHAR` the
+user's column holds), so "Pass for the argument `type_` of
+`MySQLTypeCompiler.visit_NVARCHAR` a value whose `length` is set" is right and no user can
+take it. The way out is in the call that builds the visited object: `NVARCHAR(length=...)`.
+
+Only where the method is `visit_<Name>` with `<Name>` a public class of the package (the
+site's file defines it or imports it from the package by that name), the test is on an
+attribute of the method's first argument (`arg.attr is None`, `not arg.attr`), and
+`attr` is a parameter of that class's own constructor (or of the first base that defines
+one): the value the check sees is what the user gave there. A name that is no class of
+the package (`visit_unary`, `visit_Name` of an `ast` visitor: Python's node, which the
+package parsed itself) and an attribute no constructor takes get nothing here.
+
+Other classes reach the same method where another visitor method only hands its argument
+on (`def visit_string(self, type_, **kw): return self.visit_VARCHAR(type_, **kw)`, in the
+site's file or its class's bases' files): the class whose `__visit_name__` is that name
+(`String`, found in the files of the visited class and of its bases) is named beside it
+when its constructor takes the attribute too (`Enum`'s computes its length: not named).
+`Column(String)` on MySQL is the usual way to meet "VARCHAR requires a length".
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from errdex.explain.callee_advice import resolve_called
+from errdex.explain.context import Facts, at_margin, top_class_in
+from errdex.explain.declared_fields import base_name
+from errdex.explain.imported_class import module_paths
+from errdex.explain.item_fields import own_init
+from errdex.explain.page import ConditionView, Solution
+from errdex.explain.plain import code
+from errdex.extract.module import module_name
+from errdex.extract.shapes import tested_absent
+
+__all__ = ["visited_object_solution"]
+
+_PREFIX = "visit_"
+_MAX_BASES = 3  # bases followed for the constructor that takes the attribute
+_MAX_ALSO = 4  # the other classes named, at most
+# a class's own name for its visitor method, where it is not the class's name
+_VISIT_NAME = r"""\n[ \t]+__visit_name__\s*=\s*["']{}["']"""
+
+
+def visited_object_solution(facts: Facts, conditions: list[ConditionView]) -> Solution | None:
+    """ "Pass `length` to the `NVARCHAR` you build ...", where a visitor method's test is
+    on an attribute its class's constructor takes; else None."""
+    owner, _, method = facts.stored.site.function.rpartition(".")
+    name = method[len(_PREFIX) :] if method.startswith(_PREFIX) else ""
+    if not owner or "." in owner or not name or name.startswith("_"):
+        return None
+    function = facts.site_function()
+    if function is None:
+        return None
+    params = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    if len(params) < 2 or params[0] != "self":
+        return None
+    visited = params[1]
+    for condition in reversed(conditions):
+        shape = _attribute_test(condition.text, visited)
+        if shape is None:
+            continue
+        attribute, empty = shape
+        init = _visited_constructor(facts, name)
+        if init is None or attribute not in _named(init):
+            return None
+        also = _also_visited(facts, owner, method, name, attribute)
+        others = f" (or the {_listed(also)} visited as one)" if also else ""
+        if empty:
+            wanted = (
+                f"Pass a non-empty (true) {code(attribute)} to the {code(name)} you build{others}"
+            )
+        else:
+            before = "..., " if any(p != attribute for p in _required(init)) else ""
+            built = code(f"{name}({before}{attribute}=...)")
+            wanted = f"Pass {code(attribute)} to the {code(name)}{others} you build: {built}"
+        held = "is empty (false)" if empty else "is None"
+        text = (
+            f"{wanted}; {code(facts.stored.site.function)} is handed that object when it "
+            f"is visited, and raises when its {code(attribute)} {held}."
+        )
+        return Solution(text=text, condition=condition.text, kind="input")
+    return None
+
+
+def _attribute_test(text: str, visited: str) -> tuple[str, bool] | None:
+    """The attribute of `visited` a condition as it holds tests missing, and whether the
+    test is that it is empty (`not x.a`) rather than None (`x.a is None`); None for other
+    tests."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    missing = tested_absent(node)
+    attribute = _attribute_of(missing, visited) if missing is not None else None
+    return (attribute, isinstance(node, ast.UnaryOp)) if attribute else None
+
+
+def _attribute_of(node: ast.expr, visited: str) -> str | None:
+    """`a` of `visited.a`; None for any other expression."""
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == visited
+        and not node.attr.startswith("_")
+    ):
+        return node.attr
+    return None
+
+
+def _named(init: ast.FunctionDef) -> set[str]:
+    """The parameters a call may give by name."""
+    args = init.args
+    return {a.arg for a in (*args.args, *args.kwonlyargs)} - {"self"}
+
+
+def _required(init: ast.FunctionDef) -> list[str]:
+    """The positional parameters with no default (not `self`)."""
+    args = [*init.args.posonlyargs, *init.args.args]
+    given = args[: len(args) - len(init.args.defaults)]
+    return [a.arg for a in given if a.arg != "self"]
+
+
+def _visited_constructor(facts: Facts, name: str) -> ast.FunctionDef | None:
+    """The constructor of the class `name` the site's file defines or imports by name from
+    a module of the package, read in the file that defines it (bases there followed)."""
+    tree = facts.source_tree()
+    module = module_name(facts.stored.file)[0]
+    found = _class_text(facts, tree, module, name) if tree is not None else None
+    if found is None:
+        return None
+    return _constructor(found[0], name)
+
+
+def _constructor(text: str, name: str) -> ast.FunctionDef | None:
+    """The constructor of the top-level class `name` of `text`: its own `__init__`, else
+    that of the first of its bases (by name, in the same text, a few levels) that defines
+    one; None when not found."""
+    cls = top_class_in(text, name)
+    for _ in range(_MAX_BASES):
+        if cls is None:
+            return None
+        init = own_init(cls)
+        if init is not None:
+            return init
+        bases = [b for b in map(base_name, cls.bases) if b is not None]
+        cls = top_class_in(text, bases[0]) if bases else None
+    return None
+
+
+def _listed(names: list[str]) -> str:
+    """`A`, `B` or `C`."""
+    shown = [code(n) for n in names]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _also_visited(facts: Facts, owner: str, method: str, name: str, attribute: str) -> list[str]:
+    """The other classes whose objects reach the method: a visitor method of the site's
+    file or of its class's bases' files that only hands its argument on to it (`def
+    visit_string(self, type_, **kw): return self.visit_VARCHAR(type_, **kw)`), for a class
+    whose `__visit_name__` is that name (`String`), found in the files of the visited
+    class and of its bases, and whose constructor takes the attribute too."""
+    tree = facts.source_tree()
+    cls = class_in_site_file(facts, owner)
+    if tree is None or cls is None or facts.file_text is None:
+        return []
+    module = module_name(facts.stored.file)[0]
+    delegating = re.compile(
+        rf"\n[ \t]+def visit_(\w+)\(self, (\w+)(?:, \*\*\w+)?\):\s*\n"
+        rf"[ \t]+return self\.{re.escape(method)}\(\2(?:, \*\*\w+)?\)\n"
+    )
+    texts = [facts.source_text or "", *_base_texts(facts, tree, module, cls)]
+    handed = dict.fromkeys(m.group(1) for t in texts for m in delegating.finditer(t))
+    if not handed:
+        return []
+    visited = _class_text(facts, tree, module, name)
+    if visited is None:
+        return []
+    own_text, own_module = visited
+    own_tree = _parsed(own_text)
+    own_cls = top_class_in(own_text, name)
+    if own_tree is None or own_cls is None:
+        return []
+    kinds = [own_text, *_base_texts(facts, own_tree, own_module, own_cls)]
+    found: list[str] = []
+    for visit in handed:
+        for text in kinds:
+            other = _class_by_visit_name(text, visit)
+            if other is None or other == name or other in found or other.startswith("_"):
+                continue
+            init = _constructor(text, other)
+            if init is not None and attribute in _named(init):
+                found.append(other)
+            break
+    return found[:_MAX_ALSO]
+
+
+def class_in_site_file(facts: Facts, name: str) -> ast.ClassDef | None:
+    """The top-level class `name` of the site's file."""
+    return top_class_in(facts.source_text, name)
+
+
+def _parsed(text: str) -> ast.Module | None:
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _resolved(tree: ast.Module, module: str, written: str) -> tuple[str, str] | None:
+    """(module, class) of a class written `Name` or `mod.Name` in a file of `module`:
+    imported by name, defined there, or an attribute of a module imported from a package
+    (`from ..sql import compiler`; `compiler.GenericTypeCompiler`)."""
+    package = module.rpartition(".")[0]
+    root, _, attr = written.partition(".")
+    found = resolve_called(written, tree, module, package)
+    if found is not None or not attr or "." in attr:
+        return found
+    held = resolve_called(root, tree, module, package)
+    return (f"{held[0]}.{held[1]}", attr) if held is not None else None
+
+
+def _module_text(facts: Facts, module: str) -> str | None:
+    if facts.file_text is None:
+        return None
+    for path in module_paths(facts.stored, module):
+        text = facts.file_text(path)
+        if text is not None:
+            return text
+    return None
+
+
+def _class_text(facts: Facts, tree: ast.Module, module: str, name: str) -> tuple[str, str] | None:
+    """The text of the file that defines the class `name` as the file of `module` (whose
+    statements are `tree`) writes it, and that file's module; None when not found."""
+    found = _resolved(tree, module, name)
+    if found is None:
+        return None
+    if found[0] == module:
+        return (facts.source_text or "", module) if tree is facts.source_tree() else None
+    text = _module_text(facts, found[0])
+    return (text, found[0]) if text is not None else None
+
+
+def _base_texts(facts: Facts, tree: ast.Module, module: str, cls: ast.ClassDef) -> list[str]:
+    """The texts of the files that define the class's direct bases (but the file's own)."""
+    texts: list[str] = []
+    for base in cls.bases:
+        written = ast.unparse(base.value if isinstance(base, ast.Subscript) else base)
+        found = _resolved(tree, module, written)
+        if found is None or found[0] == module:
+            continue
+        text = _module_text(facts, found[0])
+        if text is not None and text not in texts:
+            texts.append(text)
+    return texts
+
+
+def _class_by_visit_name(text: str, visit: str) -> str | None:
+    """The top-level class of `text` whose `__visit_name__` is `visit`."""
+    at = re.search(_VISIT_NAME.format(re.escape(visit)), text)
+    if at is None:
+        return None
+    headers = [m for _, m in at_margin(r"class\s+(\w+)", text[: at.start()])]
+    return headers[-1].group(1) if headers else None

@@ -1,0 +1,157 @@
+"""A visitor method's check on an attribute of the object it visits (`visit_VARCHAR(self,
+type_)`, `type_.length is None`): the way out is said as the call that builds that object
+(`VARCHAR(length=...)`), with the classes whose visitor methods hand their objects on to
+it (`String`, `Unicode`, whose constructor takes the attribute too); not where the method's
+name is no class of the package, nor for an attribute no constructor takes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package
+
+from errdex.explain import build_page
+from errdex.store import Store
+
+VISITED = {
+    "typeset/__init__.py": """
+        from typeset.sql.types import String, Unicode, Enum, VARCHAR
+        from typeset.dialect.types import NVARCHAR
+        """,
+    "typeset/sql/__init__.py": "",
+    "typeset/sql/types.py": """
+        class TypeEngine:
+            def compile(self, compiler):
+                if compiler is None:
+                    raise TypeError("a compiler is needed")
+                return getattr(compiler, "visit_" + self.__visit_name__)(self)
+
+
+        class String(TypeEngine):
+            __visit_name__ = "string"
+
+            def __init__(self, length=None, collation=None):
+                self.length = length
+                self.collation = collation
+
+
+        class Unicode(String):
+            __visit_name__ = "unicode"
+
+
+        class Enum(String):
+            __visit_name__ = "enum"
+
+            def __init__(self, *enums, **kw):
+                super().__init__(max(len(e) for e in enums))
+                self.enums = enums
+
+
+        class VARCHAR(String):
+            __visit_name__ = "VARCHAR"
+        """,
+    "typeset/sql/compiler.py": """
+        class CompileError(Exception):
+            pass
+
+
+        class GenericTypeCompiler:
+            def visit_string(self, type_, **kw):
+                return self.visit_VARCHAR(type_, **kw)
+
+            def visit_unicode(self, type_, **kw):
+                return self.visit_VARCHAR(type_, **kw)
+
+            def visit_enum(self, type_, **kw):
+                return self.visit_VARCHAR(type_, **kw)
+
+            def visit_VARCHAR(self, type_, **kw):
+                return "VARCHAR(%d)" % type_.length
+
+            def visit_unary(self, unary, **kw):
+                if unary.modifier is None:
+                    raise CompileError("Unary expression needs a modifier")
+                return unary.modifier
+        """,
+    "typeset/dialect/__init__.py": "",
+    "typeset/dialect/types.py": """
+        from ..sql import types as sqltypes
+
+
+        class NVARCHAR(sqltypes.String):
+            __visit_name__ = "NVARCHAR"
+
+            def __init__(self, length=None, national=True):
+                if length == 0:
+                    raise ValueError("a length of 0")
+                super().__init__(length=length)
+                self.national = national
+        """,
+    "typeset/dialect/base.py": """
+        from .types import NVARCHAR
+        from ..sql import compiler
+        from ..sql.types import VARCHAR, Unicode
+
+
+        class DialectTypeCompiler(compiler.GenericTypeCompiler):
+            def visit_VARCHAR(self, type_, **kw):
+                if type_.length is not None:
+                    return "VARCHAR(%d)" % type_.length
+                else:
+                    raise compiler.CompileError("VARCHAR requires a length")
+
+            def visit_NVARCHAR(self, type_, **kw):
+                if type_.length is None:
+                    raise compiler.CompileError("NVARCHAR requires a length")
+                return "NATIONAL VARCHAR(%d)" % type_.length
+
+            def visit_Unicode(self, type_, **kw):
+                if type_.collation_name is None:
+                    raise compiler.CompileError("Unicode requires a collation name")
+                return "NVARCHAR"
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def visited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("visited"), "typeset", VISITED)
+
+
+def first_solution(store: Store, function: str) -> str | None:
+    """The first way out of the last site of `function`."""
+    sites = [s for s in store.list_sites("typeset") if s.site.function == function]
+    site = max(sites, key=lambda s: s.site.line)
+    page = build_page(store, site.id)
+    return page.solutions[0].text if page.solutions else None
+
+
+def test_the_visited_object_is_said_as_the_call_that_builds_it(visited: Store) -> None:
+    # the compiler hands the method the `VARCHAR` the user built, or a `String` or
+    # `Unicode` (no constructor of its own: `String`'s), which the base's visitor methods
+    # hand on as they are; `Enum`'s constructor takes no `length`
+    assert first_solution(visited, "DialectTypeCompiler.visit_VARCHAR") == (
+        "Pass `length` to the `VARCHAR` (or the `String` or `Unicode` visited as one) you "
+        "build: `VARCHAR(length=...)`; `DialectTypeCompiler.visit_VARCHAR` is handed that "
+        "object when it is visited, and raises when its `length` is None."
+    )
+
+
+def test_a_class_imported_from_a_module_of_the_package(visited: Store) -> None:
+    # the dialect's own `NVARCHAR`, its constructor in another module; no method hands on
+    assert first_solution(visited, "DialectTypeCompiler.visit_NVARCHAR") == (
+        "Pass `length` to the `NVARCHAR` you build: `NVARCHAR(length=...)`; "
+        "`DialectTypeCompiler.visit_NVARCHAR` is handed that object when it is visited, "
+        "and raises when its `length` is None."
+    )
+
+
+def test_no_class_of_that_name_or_no_constructor_taking_it_gets_nothing_here(
+    visited: Store,
+) -> None:
+    # `visit_unary`: no class `unary` in the package; `visit_Unicode`: `collation_name` is
+    # no parameter of `Unicode`'s constructor (`String`'s)
+    for function in ("GenericTypeCompiler.visit_unary", "DialectTypeCompiler.visit_Unicode"):
+        found = first_solution(visited, function)
+        assert found is None or "you build" not in found
