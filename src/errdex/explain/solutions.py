@@ -46,6 +46,7 @@ from errdex.explain.class_hooks import annotation_solution, names_hook_argument
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.dead_ends import dead_end
 from errdex.explain.declared_config import config_solution
+from errdex.explain.declared_rule import declared_rule_solution
 from errdex.explain.decorated import decorated_solution
 from errdex.explain.deprecation import replacement_first
 from errdex.explain.derived_form import derived_form_solution
@@ -402,6 +403,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     clash = name_clash_solution(facts) or returned_error_solution(facts)
     clash = clash or inferred_type_solution(facts)
     clash = clash or record_keyword_solution(facts)  # a field of the record the user built
+    clash = clash or declared_rule_solution(facts)  # the message's rule on a declaration
     if clash is not None:
         found.add(clash, 0)  # the message names the user's own name: before a helper's input
     replaced = override_solution(facts)

@@ -1,0 +1,266 @@
+"""The message's own rule on a declaration the user wrote and the library reads.
+
+A library that reads what the user declared (a model's decorated methods, a table's
+columns, a foreign key's target, a statement's bind parameters, the members of a union)
+says in its message what is wrong with that declaration. No setting or argument of a call
+decides it, so the rules that follow one find nothing; the way out is the declaration the
+message names, changed as the message says. Offered where the message states that rule
+whole, in one of these shapes, and names the declared thing by a placeholder (the user's
+own name) or by the kind the user declares:
+
+- one is allowed, more were declared: "Multiple {things} were defined for {target}, this
+  is not allowed", "Only one {thing} may be marked {how}, found both {a} and {b}", "a
+  {holder} may have only one {thing}": declare only one;
+- one of a kind, more declared: "Class {cls} has multiple mapped bases: {found!r}", "A
+  validation function for mapped attribute {name!r} on mapper {self} already exists": give
+  it only one;
+- a name the library keeps for itself: "Attribute name '{k}' is reserved when using the
+  Declarative API": another name;
+- a value is required for a named thing: "A value is required for {noun} {name}": pass
+  one under that name;
+- characters a name may not hold: "{chars} not supported in {noun} name {name}": a name
+  without them;
+- one name declared unlike across members: "{Noun} {name} is not the same for all
+  {members} of {whole}": declare it alike in each;
+- a name referred to that is not declared: "{holder} has no {noun} named {name}", "on
+  {holder}: no {noun} named {name} is present", and
+  "could not find {noun} {name}" where the raise's own test looks `name` up in a container
+  (`tablekey not in parenttable.metadata`): declare it there, or refer to one that is.
+
+A message of these shapes about something no user declares names no placeholder or kind
+("Window left is not the same for all layers", "Only one live display may be active at
+once": no declaration, a state) and gets nothing here; nor does an `assert`, which guards
+the package's own invariant (a provider name its own registration already refused).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+
+from errdex.explain.context import Facts
+from errdex.explain.entry_input import CHECKS
+from errdex.explain.page import Solution
+from errdex.explain.plain import code
+from errdex.explain.stated_requirement import message_text
+from errdex.facts import SiteKind
+from errdex.link.expression_texts import parse_expression
+
+__all__ = ["declared_rule_solution"]
+
+_REPORTED = frozenset({SiteKind.RAISE, SiteKind.HELPER, SiteKind.WARN})
+_PH = r"\{[^{}]+\}"  # a placeholder: the user's own name
+_QPH = rf"['\"“]?(?:{_PH})['\"”]?"  # the same, quoted as the message quotes it
+_WORDS = r"[A-Za-z][\w-]*(?: [A-Za-z][\w-]*)*?"  # a noun of a few words
+_DECLARE = {"marked": "Mark", "defined": "Define", "declared": "Declare", "specified": "Specify"}
+
+# "Multiple field serializer functions were defined for field {f!r}, this is not allowed."
+_MULTIPLE = re.compile(
+    rf"^multiple (?P<things>{_WORDS}) (?:were|are) (?P<verb>defined|declared|specified) "
+    rf"for (?P<target>(?:{_WORDS} )?{_QPH}),? (?:this|which) is not (?:allowed|permitted|"
+    r"supported)\.?$",
+    re.I,
+)
+# "Only one Column may be marked autoincrement=True, found both {col.name} and {a.name}."
+_ONLY_ONE = re.compile(
+    rf"^only one (?P<thing>{_WORDS}) (?:may|can) be (?P<verb>marked|defined|declared|"
+    rf"specified) (?P<how>[^,;{{}}]+?),? (?:found|got|but got) both (?P<a>{_QPH}) and "
+    rf"(?P<b>{_QPH})\.?$",
+    re.I,
+)
+# "a Table may have only one explicit sentinel column": the holder is a kind the user
+# declares (a capitalised class name)
+_HOLDER_ONE = re.compile(
+    rf"^an? (?P<holder>[A-Z]\w*) (?:may|can) (?:only )?have only one (?P<thing>{_WORDS})\.?$"
+)
+# "Class {cls} has multiple mapped bases: {inherits_search!r}"
+_MANY = re.compile(
+    rf"^(?P<kind>[A-Z][a-z]+) (?P<name>{_QPH}) has multiple (?P<things>{_WORDS}): {_QPH}\.?$"
+)
+# "A validation function for mapped attribute {name!r} on mapper {self} already exists."
+_EXISTS = re.compile(
+    rf"^an? (?P<thing>{_WORDS}) for (?P<target>(?:{_WORDS} )?{_QPH})(?: on (?:{_WORDS} )?"
+    rf"{_QPH})? already exists\.?$",
+    re.I,
+)
+# "Attribute name '{k}' is reserved when using the Declarative API."
+_RESERVED = re.compile(rf"^(?P<noun>{_WORDS}) name (?P<name>{_QPH}) is reserved\b", re.I)
+# "A value is required for bind parameter {bindparam.key!r}, in parameter group {n:d}"
+_VALUE = re.compile(
+    rf"^an? value is required for (?:the )?(?P<noun>{_WORDS}) (?P<name>{_QPH})"
+    rf"(?P<rest>,? in (?:{_WORDS}) {_QPH})?\.?$",
+    re.I,
+)
+# "Square bracket characters ([]) not supported in schema translate name '{name}'"
+_CHARS = re.compile(
+    rf"^(?P<chars>{_WORDS}(?: \([^()]+\))?) (?:are )?not (?:supported|allowed|permitted) in "
+    rf"(?:an? |the )?(?P<noun>(?:{_WORDS} )?name) (?P<name>{_QPH})\.?$",
+    re.I,
+)
+# "Field {discriminator_key!r} is not the same for all submodels of {tp!r}"
+_SAME = re.compile(
+    rf"^(?P<noun>{_WORDS}) (?P<name>{_QPH}) is not the same for all (?P<members>{_WORDS}) "
+    rf"of (?P<whole>{_QPH})\.?$",
+    re.I,
+)
+# "... table '{table.name}' has no column named '{key}'", "Can't create ... on table
+# '{parent.description}': no column named '{ke.args[0]}' is present."
+_HAS_NO = (
+    re.compile(
+        rf"\b(?P<kind>[a-z]\w*) (?P<holder>{_QPH}) has no (?P<noun>\w+) named "
+        rf"(?P<name>{_QPH})\.?$"
+    ),
+    re.compile(
+        rf"\bon (?P<kind>[a-z]\w*) (?P<holder>{_QPH}): no (?P<noun>\w+) named "
+        rf"(?P<name>{_QPH}) is present\.?$"
+    ),
+)
+# "Foreign key associated with column ... could not find table '{tablekey}' with which ..."
+_NOT_FOUND = re.compile(rf"\bcould not find (?P<noun>[a-z]\w*) (?P<name>{_QPH})", re.I)
+
+
+def declared_rule_solution(facts: Facts) -> Solution | None:
+    """The declaration the message names, changed as it says, or None."""
+    if facts.stored.site.kind not in _REPORTED:
+        return None  # an `assert` guards the package's own invariant, not a user's input
+    text = message_text(facts)
+    if not text:
+        return None
+    for pattern, phrase in _RULES:
+        found = pattern.search(text)
+        said = phrase(found, facts) if found is not None else None
+        if said is not None:
+            return Solution(text=f"{said}: the message says “{text.rstrip('.')}”.", kind="input")
+    return None
+
+
+def _bare(placeholder: str) -> str:
+    """A placeholder without the quotes the message puts around it (its conversion and
+    spec kept, so that it reads as the same value of the user's as the message's own)."""
+    return placeholder.strip("'\"“”")
+
+
+def _quoted(text: str) -> str:
+    """A part of the message with each placeholder in quotes of the page's own."""
+    return re.sub(_QPH, lambda m: f"“{_bare(m.group(0))}”", text)
+
+
+def _lower(noun: str) -> str:
+    """A noun that opens the message, as it reads inside a sentence (`Field` -> `field`,
+    an acronym kept)."""
+    return noun if noun[:2].isupper() else f"{noun[0].lower()}{noun[1:]}"
+
+
+def _a(noun: str) -> str:
+    """The noun with its indefinite article."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def _multiple(found: re.Match[str], facts: Facts) -> str:
+    verb = _DECLARE[found.group("verb").lower()]
+    return (
+        f"{verb} only one of the {found.group('things')} for the "
+        f"{_quoted(found.group('target'))} (remove the others, or make them one)"
+    )
+
+
+def _only_one(found: re.Match[str], facts: Facts) -> str:
+    verb = _DECLARE[found.group("verb").lower()]
+    thing, how = found.group("thing"), found.group("how")
+    return f"{verb} only one {thing} {how}, not both of those the message names"
+
+
+def _holder_one(found: re.Match[str], facts: Facts) -> str:
+    return f"Declare only one {found.group('thing')} in the {found.group('holder')}"
+
+
+def _many(found: re.Match[str], facts: Facts) -> str:
+    kind, name = found.group("kind").lower(), _quoted(found.group("name"))
+    return f"Give the {kind} {name} only one of its {found.group('things')}"
+
+
+def _exists(found: re.Match[str], facts: Facts) -> str:
+    return f"Define only one {found.group('thing')} for the {_quoted(found.group('target'))}"
+
+
+def _reserved(found: re.Match[str], facts: Facts) -> str:
+    noun, name = _lower(found.group("noun")), _quoted(found.group("name"))
+    return f"Give the {noun} another name than {name} in your code"
+
+
+def _value(found: re.Match[str], facts: Facts) -> str:
+    rest = re.sub(_QPH, lambda m: _bare(m.group(0)), found.group("rest") or "")
+    where = f" ({rest.lstrip(', ')})" if rest else ""
+    noun, name = found.group("noun"), _quoted(found.group("name"))
+    return (
+        f"Pass a value for the {noun} {name}, under that name, among the values you run it with"
+        + where
+    )
+
+
+def _chars(found: re.Match[str], facts: Facts) -> str:
+    chars, name = _lower(found.group("chars")), _quoted(found.group("name"))
+    return f"Give {_a(found.group('noun'))} without {chars} in place of {name}"
+
+
+def _same(found: re.Match[str], facts: Facts) -> str:
+    noun, name = _lower(found.group("noun")), _quoted(found.group("name"))
+    members, whole = found.group("members"), _quoted(found.group("whole"))
+    alike = "alike, with the same type and values,"
+    return f"Declare the {noun} {name} {alike} in all {members} of {whole}"
+
+
+def _has_no(found: re.Match[str], facts: Facts) -> str:
+    kind, noun = found.group("kind"), found.group("noun")
+    holder, name = _quoted(found.group("holder")), _quoted(found.group("name"))
+    declared = f"Declare {_a(noun)} named {name} in the {kind} {holder}"
+    return f"{declared}, or refer to {_a(noun)} that {kind} has"
+
+
+def _not_found(found: re.Match[str], facts: Facts) -> str | None:
+    name = _bare(found.group("name"))
+    looked = _looked_up(name, facts)
+    if looked is None:
+        return None  # no sign the name is looked up among the user's declarations
+    container, line = looked
+    noun = found.group("noun")
+    return (
+        f"Declare the {noun} “{name}” in {code(container)}, where the check at line {line} "
+        f"looks it up, or refer by name to {_a(noun)} declared there"
+    )
+
+
+def _looked_up(name: str, facts: Facts) -> tuple[str, int] | None:
+    """The container a test on the raise's path looks the placeholder's expression up in
+    (`tablekey not in parenttable.metadata`), with the test's line, or None."""
+    wanted = parse_expression(name[1:-1])
+    if wanted is None:
+        return None
+    for check in reversed([c for c in facts.held if c.kind in CHECKS]):
+        test = parse_expression(check.text)
+        for node in ast.walk(test) if test is not None else ():
+            if (
+                isinstance(node, ast.Compare)
+                and len(node.ops) == 1
+                and isinstance(node.ops[0], ast.NotIn)
+                and ast.dump(node.left) == ast.dump(wanted)
+                and isinstance(node.comparators[0], (ast.Name, ast.Attribute))
+            ):
+                return ast.unparse(node.comparators[0]), check.line
+    return None
+
+
+_RULES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], Facts], str | None]], ...] = (
+    (_MULTIPLE, _multiple),
+    (_ONLY_ONE, _only_one),
+    (_HOLDER_ONE, _holder_one),
+    (_MANY, _many),
+    (_EXISTS, _exists),
+    (_RESERVED, _reserved),
+    (_VALUE, _value),
+    (_CHARS, _chars),
+    (_SAME, _same),
+    *((has_no, _has_no) for has_no in _HAS_NO),
+    (_NOT_FOUND, _not_found),
+)

@@ -1,0 +1,293 @@
+"""The message's own rule on a declaration the user wrote and a library reads: the way out
+is that declaration, changed as the message says; a message of the same shape about what
+no user declares gets nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_with_message
+
+from errdex.store import Store
+
+FILES = {
+    "decl/__init__.py": "",
+    "decl/schema.py": """
+        class ArgumentError(Exception):
+            pass
+
+
+        class NoTableError(Exception):
+            pass
+
+
+        class Table:
+            def __init__(self, name, metadata):
+                self.name = name
+                self.sentinel = None
+                self.columns = {}
+                metadata.tables[name] = self
+
+            def add_sentinel(self, column):
+                if self.sentinel is not None:
+                    raise ArgumentError("a Table may have only one explicit sentinel column")
+                self.sentinel = column
+
+            def autoincrement(self):
+                found = None
+                for col in self.columns.values():
+                    if col.autoincrement is True:
+                        if found is not None:
+                            raise ArgumentError(
+                                f"Only one Column may be marked autoincrement=True, "
+                                f"found both {col.name} and {found.name}."
+                            )
+                        found = col
+                return found
+
+
+        class ForeignKey:
+            def __init__(self, spec, table):
+                self.spec = spec
+                self.table = table
+
+            def resolve(self):
+                tablekey, colname = self.spec.split(".")
+                if tablekey not in self.table.metadata:
+                    raise NoTableError(
+                        f"Foreign key of table '{self.table.name}' could not find table "
+                        f"'{tablekey}' with which to reach column '{colname}'"
+                    )
+                target = self.table.metadata[tablekey]
+                if colname not in target.columns:
+                    raise NoTableError(
+                        f"Could not set up ForeignKey '{self.spec}': table "
+                        f"'{target.name}' has no column named '{colname}'"
+                    )
+                return target.columns[colname]
+
+
+        class Constraint:
+            def __init__(self, *names):
+                self.names = names
+
+            def columns_of(self, table):
+                try:
+                    return [table.columns[name] for name in self.names]
+                except KeyError as ke:
+                    raise NoTableError(
+                        f"Can't create {self.__class__.__name__} on table '{table.name}': "
+                        f"no column named '{ke.args[0]}' is present."
+                    ) from ke
+
+
+        def scan(cls, bases, namespace, validators):
+            found = [b for b in bases if getattr(b, "mapped", False)]
+            if len(found) > 1:
+                raise ArgumentError("Class %s has multiple mapped bases: %r" % (cls, found))
+            for k, value in namespace.items():
+                if k in ("metadata",):
+                    raise ArgumentError(
+                        f"Attribute name '{k}' is reserved when using the Declarative API."
+                    )
+                for name in getattr(value, "validates", ()):
+                    if name in validators:
+                        raise ArgumentError(
+                            f"A validation function for mapped attribute {name!r} on "
+                            f"mapper {cls} already exists."
+                        )
+                    validators[name] = value
+
+
+        def attribute_of(module, name):
+            if not hasattr(module, name):
+                raise AttributeError(f"module '{module}' has no attribute named '{name}'")
+            return getattr(module, name)
+
+
+        def open_file(path, files):
+            found = files.get(path)
+            if found is None:
+                raise OSError(f"could not find file '{path}' under the given root")
+            return found
+
+
+        def construct_params(binds, params, group):
+            out = {}
+            for key, bind in binds.items():
+                if key in params:
+                    out[key] = params[key]
+                elif bind.required:
+                    if group:
+                        raise ValueError(
+                            "A value is required for the bind parameter %r, in "
+                            "parameter group %d" % (key, group)
+                        )
+                    raise ValueError("A value is required for bind parameter %r" % key)
+            return out
+
+
+        def translated(obj):
+            name = obj.schema
+            if name is not None and ("[" in name or "]" in name):
+                raise ValueError(
+                    "Square bracket characters ([]) not supported "
+                    "in schema translate name '%s'" % name
+                )
+            return name
+        """,
+    "decl/models.py": """
+        class UserError(Exception):
+            pass
+
+
+        def collect(serializers, info, var_name):
+            for existing in serializers.values():
+                if existing.name == var_name:
+                    continue
+                for f in info.fields:
+                    if f in existing.fields:
+                        raise UserError(
+                            "Multiple field serializer functions were defined "
+                            f"for field {f!r}, this is not allowed."
+                        )
+            serializers[var_name] = info
+
+
+        def discriminator_values(tp, key):
+            values = [sub.values for sub in tp.members]
+            if len(set(values)) > 1:
+                raise UserError(f"Field {key!r} is not the same for all submodels of {tp!r}")
+            return values[0]
+
+
+        def window(layers):
+            lefts = {layer.window_left for layer in layers}
+            if len(lefts) > 1:
+                raise ValueError("Window left is not the same for all layers")
+            return lefts.pop()
+
+
+        def register(name, reserved=("native",)):
+            assert name not in reserved, f"Provider name {name} is reserved."
+            return name
+
+
+        class Console:
+            def __init__(self):
+                self.live = None
+
+            def set_live(self, live):
+                if self.live is not None:
+                    raise RuntimeError("Only one live display may be active at once")
+                self.live = live
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def decl(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("decl"), "decl", FILES)
+
+
+def _first(store: Store, message: str) -> str:
+    page = page_with_message(store, "decl", message)
+    assert page.solutions, message
+    return page.solutions[0].text
+
+
+def test_two_serializers_for_one_field_are_made_one(decl: Store) -> None:
+    assert _first(decl, "Multiple field serializer").startswith(
+        "Define only one of the field serializer functions for the field “VALUE” (remove the "
+        "others, or make them one): the message says “Multiple field serializer functions "
+        "were defined for field "
+    )
+
+
+def test_two_columns_marked_are_marked_once(decl: Store) -> None:
+    assert _first(decl, "Only one Column").startswith(
+        "Mark only one Column autoincrement=True, not both of those the message names: the "
+        "message says"
+    )
+
+
+def test_a_holder_with_one_of_a_kind_gets_one(decl: Store) -> None:
+    assert _first(decl, "a Table may have only one") == (
+        "Declare only one explicit sentinel column in the Table: the message says “a Table "
+        "may have only one explicit sentinel column”."
+    )
+
+
+def test_a_class_with_several_of_one_kind_keeps_one(decl: Store) -> None:
+    assert _first(decl, "Class ").startswith(
+        "Give the class “CLS” only one of its mapped bases: the message says"
+    )
+    assert _first(decl, "A validation function").startswith(
+        "Define only one validation function for the mapped attribute “NAME”: the message says"
+    )
+
+
+def test_a_reserved_name_is_renamed(decl: Store) -> None:
+    assert _first(decl, "Attribute name").startswith(
+        "Give the attribute another name than “VALUE” in your code: the message says"
+    )
+
+
+def test_a_required_bind_parameter_is_passed(decl: Store) -> None:
+    assert _first(decl, "A value is required for bind parameter").startswith(
+        "Pass a value for the bind parameter “KEY”, under that name, among the values you "
+        "run it with: the message says"
+    )
+    assert "among the values you run it with (in parameter group GROUP):" in _first(
+        decl, "A value is required for the bind parameter"
+    )
+
+
+def test_characters_a_name_may_not_hold_are_left_out(decl: Store) -> None:
+    assert _first(decl, "Square bracket").startswith(
+        "Give a schema translate name without square bracket characters ([]) in place of "
+        "“NAME”: the message says"
+    )
+
+
+def test_a_field_unlike_across_members_is_declared_alike(decl: Store) -> None:
+    assert _first(decl, "Field {key!r} is not the same").startswith(
+        "Declare the field “KEY” alike, with the same type and values, in all submodels of "
+        "“TP”: the message says"
+    )
+
+
+def test_a_reference_to_what_is_not_declared_names_where_it_is_looked_up(decl: Store) -> None:
+    assert _first(decl, "Foreign key of table").startswith(
+        "Declare the table “TABLEKEY” in `self.table.metadata`, where the check at line "
+    )
+    assert "looks it up, or refer by name to a table declared there" in (
+        _first(decl, "Foreign key of table")
+    )
+    assert _first(decl, "Could not set up ForeignKey").startswith(
+        "Declare a column named “COLNAME” in the table “NAME”, or refer to a column "
+        "that table has: the message says"
+    )
+    assert _first(decl, "module '").startswith(
+        "Declare an attribute named “NAME” in the module “MODULE”, or refer to an attribute "
+        "that module has: the message says"
+    )
+    assert _first(decl, "Can't create").startswith(
+        "Declare a column named “ARGS_0” in the table “NAME”, or refer to a column that "
+        "table has: the message says"
+    )
+
+
+def test_what_no_user_declares_gets_no_declaration(decl: Store) -> None:
+    for message in (
+        "Window left is not the same",
+        "Only one live display",
+        "could not find file",
+        "Provider name",
+    ):
+        page = page_with_message(decl, "decl", message)
+        assert not any(
+            s.text.startswith(("Declare", "Mark", "Define", "Give", "Pass a value"))
+            for s in page.solutions
+        ), message
