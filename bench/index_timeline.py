@@ -13,8 +13,10 @@ every `--interval` seconds: each thread's CPU and run-queue wait in nanoseconds
 (`schedstat`), summed per process; the processes errdex leaves behind (the fork server, the
 writer of a large version) are adopted and followed to their end. The parent marks its
 phases (index begun, pool ready, first and last result of each extraction round, the second
-round's choice of files, link begun, first and last site, write ended, exit) by wrapping a
-few functions of the tree it runs, the same names in old and new revisions.
+round's choice of files, link begun, each serial step of the link before its per-site part
+(`python_twins`, `Namespace`, `_Parts`, `CaughtTexts`, `Translations`, `_Context`, the
+workers forked), first and last site, write ended, exit) by wrapping a few functions of the
+tree it runs, the same names in old and new revisions.
 
 Per segment between two marks: its seconds, each process's CPU seconds and run-queue wait
 (runnable but not running: the machine's other load, or this run's own processes outnumbering
@@ -95,6 +97,13 @@ else:
     def linked_version(*a, **k):
         ev("link begins"); sites = _version(*a, **k); ev("last site"); return sites
     pipe.link_version = linked_version
+# the link's serial steps before its per-site part (names a revision lacks are skipped)
+link = importlib.import_module("errdex.link")
+for name in ("python_twins", "Namespace", "_Parts", "CaughtTexts", "Translations", "_Context"):
+    around(link, name, f"link {name}")
+forked = getattr(link, "forked", None)
+if forked is not None:
+    around(forked, "forked_map", "link workers forked")
 store = importlib.import_module("errdex.store.sqlite").SqliteStore
 for name in ("write_version", "write_version_aside"):
     if hasattr(store, name):
