@@ -55,6 +55,9 @@ NAMED_IN_MESSAGE = "named in the message"
 # In the `via` of a knob that is a configuration class's own field, a key of the JSON its
 # flag takes (`self.method` in `SpeculativeConfig`, `link.flags.FlagIndex.own_json_key`)
 OWN_KEY = "is a key of the JSON object of"
+# In the `via` of a knob a caller passes as one key read of a JSON-valued flag's dict
+# (`link.knobs.KnobIndex.passed_key`)
+PASSED_KEY = "it reads the key"
 
 
 def own_key(json_key: str | None, via: str | None) -> bool:

@@ -120,3 +120,44 @@ def test_a_key_a_flag_of_its_name_may_write_is_named_with_no_value(eng: Store) -
         t.startswith("Change `prefill_backend` in the JSON of `--loader-extra-config`")
         for t in texts
     ), texts
+
+
+PASSED = {
+    **SERVE_CLI,
+    "eng/args.py": DICT_ARGS,
+    "eng/layer.py": """
+        def resolve_backend(backend, head_dim):
+            if backend not in ("auto", "triton", "fast"):
+                raise ValueError(f"unsupported prefill backend {backend}")
+            fast_ok = head_dim == 128
+            if backend == "fast" and not fast_ok:
+                raise RuntimeError("the fast backend needs head_dim 128")
+            return "fast" if fast_ok else "triton"
+
+
+        class Layer:
+            def __init__(self, load_config, head_dim):
+                extra = load_config.loader_extra_config
+                backend = (
+                    extra.get("prefill_backend", "auto") if isinstance(extra, dict) else "auto"
+                )
+                self.backend = resolve_backend(backend, head_dim)
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def passed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("passed"), "eng", PASSED)
+
+
+def test_a_key_a_caller_reads_and_passes_is_written_in_the_flag_s_json(passed: Store) -> None:
+    texts = [s.text for s in page_with_message(passed, "eng", "unsupported prefill").solutions]
+    assert texts[0].startswith('Pass `--loader-extra-config \'{"prefill_backend": "auto"}\'`'), (
+        texts
+    )
+    # compared with one value the check refuses: the key to change, before the argument
+    texts = [s.text for s in page_with_message(passed, "eng", "the fast backend").solutions]
+    assert texts[0].startswith(
+        "Change `prefill_backend` in the JSON of `--loader-extra-config`, which `backend` follows"
+    ), texts

@@ -80,3 +80,48 @@ def test_the_function_s_own_arguments_and_the_key_s_items_may_take_part(diff: St
 )
 def test_nothing_for_another_mapping_or_more_than_one_key(diff: Store, message: str) -> None:
     assert not any(t.startswith("Give the key") for t in _texts(diff, message))
+
+
+READ = {
+    "ng/__init__.py": "",
+    "ng/procs.py": """
+        from collections.abc import Iterable
+
+        from ng.state import LIMITS
+
+
+        class Processor:
+            @classmethod
+            def validate_params(cls, params):
+                size = params.extra_args and params.extra_args.get("size")
+                allowed = params.extra_args and params.extra_args.get("allowed_ids", None)
+                if size is None:
+                    return None
+                if allowed is not None and not isinstance(allowed, Iterable):
+                    raise ValueError(f"`allowed_ids` has to be a sequence of ints, got {allowed}.")
+                if isinstance(size, int) and size > LIMITS.most:
+                    raise ValueError(f"`size` has to be at most the limit, got {size}.")
+        """,
+    "ng/state.py": """
+        class Limits:
+            most = 4
+
+        LIMITS = Limits()
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def read(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("ng"), "ng", READ)
+
+
+def test_the_class_a_key_s_value_is_tested_against_is_no_state(read: Store) -> None:
+    texts = [s.text for s in page_with_message(read, "ng", "`allowed_ids` has").solutions]
+    assert texts[0].startswith(
+        "Give the key `'allowed_ids'` of `params.extra_args` (the argument `params` of "
+        "`Processor.validate_params`) a value as the message says"
+    ), texts
+    # an object the program holds, beside the key: not the key alone
+    texts = [s.text for s in page_with_message(read, "ng", "`size` has").solutions]
+    assert not any(t.startswith("Give the key") for t in texts), texts

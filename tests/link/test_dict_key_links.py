@@ -71,3 +71,72 @@ def test_a_key_of_a_flag_whose_value_is_a_dict_is_that_key() -> None:
     assert [(k.name, k.json_key, k.dict_key) for k in knobs] == [
         ("--loader-extra-config", "num_threads", "num_threads")
     ], site.knobs
+
+
+PASSED = {
+    "eng/args.py": DICT_ARGS,
+    "eng/layer.py": """
+        def resolve_backend(backend, head_dim):
+            if backend not in ("auto", "triton", "fast"):
+                raise ValueError("unsupported backend")
+            if backend == "fast" and head_dim != 128:
+                raise RuntimeError("the fast backend needs head_dim 128")
+            return backend
+
+
+        def resolve_threads(threads):
+            if threads is not None and threads <= 0:
+                raise ValueError("threads must be positive")
+            return threads
+
+
+        def resolve_size(size):
+            if size not in ("s", "m"):
+                raise ValueError("unknown size")
+            return size
+
+
+        class Layer:
+            def __init__(self, vllm_config, load_config, spec, head_dim):
+                extra = vllm_config.transfer_config.extra_config
+                backend = (
+                    extra.get("backend", "auto") if isinstance(extra, dict) else "auto"
+                )
+                self.backend = resolve_backend(backend, head_dim)
+                threads = load_config.loader_extra_config["num_threads"]
+                self.threads = resolve_threads(threads)
+                size = spec.get("size", "s")
+                self.size = resolve_size(size)
+
+
+        class Other:
+            def __init__(self, vllm_config):
+                extra = vllm_config.transfer_config.extra_config
+                self.mode = resolve_mode(
+                    extra.get("mode", "auto") if isinstance(extra, dict) else "auto"
+                )
+
+
+        def resolve_mode(mode):
+            if mode not in ("auto", "eager"):
+                raise ValueError("unsupported mode")
+            return mode
+        """,
+}
+
+
+def test_a_key_of_a_json_flag_s_dict_a_caller_passes_is_that_key() -> None:
+    sites = link(PASSED)
+    for message, param, flag, outer, key in (
+        ("unsupported backend", "backend", "--transfer-config", "extra_config", "backend"),
+        ("the fast backend needs", "backend", "--transfer-config", "extra_config", "backend"),
+        ("threads must be positive", "threads", "--loader-extra-config", "num_threads", None),
+        ("unsupported mode", "mode", "--transfer-config", "extra_config", "mode"),
+    ):
+        site = next(s for m, s in sites.items() if m.startswith(message))
+        knobs = [k for k in site.knobs if k.behind == param]
+        assert [(k.name, k.json_key) for k in knobs] == [(flag, outer)], site.knobs
+        assert knobs[0].passed_by in (("Layer.__init__",), ("Other.__init__",))
+        assert key is None or knobs[0].dict_key == key
+    # a key of a dict that is the caller's own argument: no flag gives it
+    assert not sites["unknown size"].knobs

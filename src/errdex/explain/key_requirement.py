@@ -25,7 +25,7 @@ from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.entry_input import CHECKS, names_read
 from errdex.explain.expanded import deep_expanded
-from errdex.explain.input_nodes import field_key
+from errdex.explain.input_nodes import field_key, is_call
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -113,9 +113,21 @@ def _key_read(text: str, facts: Facts) -> tuple[str, str] | None:
     constants = {b.name.split(".", 1)[0] for b in facts.bindings if b.origin == "constant"}
     rest = ast.parse(_without_key(node, holder, key), mode="eval").body
     # a comprehension's own names (`all(0 <= t < n for t in seed)`) are the key's items
-    if names_read(rest) - params - constants - _BUILTINS - {_KEY}:
+    if names_read(rest) - params - constants - _BUILTINS - {_KEY} - _class_names(rest):
         return None  # something the program holds decides it too
     return holder, key
+
+
+def _class_names(node: ast.expr) -> set[str]:
+    """The names read only as the class an `isinstance`/`issubclass` tests against
+    (`Iterable`): what the value must be, no state of the program."""
+    classes: set[int] = set()
+    for n in walk(node):
+        if isinstance(n, ast.Call) and (is_call(n, "isinstance") or is_call(n, "issubclass")):
+            classes.update(id(c) for a in n.args[1:2] for c in walk(a))
+    names = [n for n in walk(node) if isinstance(n, ast.Name)]
+    inside = {n.id for n in names if id(n) in classes}
+    return inside - {n.id for n in names if id(n) not in classes}
 
 
 def _without_key(node: ast.expr, holder: str, key: str) -> str:

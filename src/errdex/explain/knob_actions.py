@@ -29,6 +29,7 @@ from errdex.explain.knob_types import (
     nested_key,
     numeric,
     optional,
+    passed_dict_key,
     valueless_key,
 )
 from errdex.explain.page import ConditionView, Knob
@@ -706,7 +707,9 @@ def _held_key_change(node: ast.expr, knob: Knob) -> KnobAction | None:
     `compilation_config.mode`), tested in a way no exact value follows from (an enum
     member, a truth test of a key of unknown type): the key to change, named in the flag's
     JSON. Not a configuration class's own key: its branches pick what the user asked for."""
-    if knob.behind is None or not held_key(knob) or knob.behind not in _names(node):
+    if knob.behind is None or knob.behind not in _names(node):
+        return None
+    if not (held_key(knob) or passed_dict_key(knob)):
         return None  # a parameter the callers give: said of the call, or as the message says
     return _key_change(knob)
 

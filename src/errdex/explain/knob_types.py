@@ -7,7 +7,7 @@ the value it reads (`int(os.environ[...])`): the action on a knob follows its ty
 from __future__ import annotations
 
 from errdex.explain.page import Knob
-from errdex.linked_facts import own_key
+from errdex.linked_facts import PASSED_KEY, own_key
 
 
 def numeric(knob: Knob) -> bool:
@@ -55,6 +55,18 @@ def held_key(knob: Knob) -> bool:
     compilation_config.mode`, `self.kv_role` set in `__init__`): not a configuration
     class's own key, nor a parameter its callers give."""
     return knob.json_key is not None and not own_key(knob.json_key, knob.via) and not knob.passed_by
+
+
+def passed_dict_key(knob: Knob) -> bool:
+    """A key of a JSON-valued flag's dict that a caller reads and passes as the parameter
+    (`resolve(backend)`, the caller's `backend` being `additional_config.get("k",
+    "auto")`): the parameter holds that key as it is."""
+    return (
+        bool(knob.passed_by)
+        and knob.json_key is not None
+        and not own_key(knob.json_key, knob.via)
+        and PASSED_KEY in (knob.via or "")
+    )
 
 
 def valueless_key(knob: Knob) -> bool:

@@ -61,7 +61,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "105-no-type-checking-twins"
+EXTRACTOR_VERSION = "106-passed-dict-keys"
 
 __all__ = [
     "EXTRACTOR_VERSION",

@@ -26,6 +26,8 @@ from errdex.extract.shapes import (
 from errdex.extract.walk_state import WalkState
 from errdex.facts import Binding, CallFact, CallSite, Condition, MessageTemplate, TestRef
 
+_KEY_READS = (ast.Call, ast.Subscript, ast.IfExp)  # arguments that may read one key of a dict
+_MAX_HELD_HOPS = 2  # locals followed back to the dict a passed key is read of
 MAX_PASSED = 8  # arguments of one call read for `CallSite.passes` (and of a blanked call)
 # An argument (its position among a call's recorded arguments) and the messages a local
 # passed in it may hold, each with its path.
@@ -103,19 +105,83 @@ class CallRecorder:
                     out.append((key, name, own.index(name)))
                     continue
                 if scope.is_function:
-                    # a local: what it surely holds here, when that is a name itself
+                    # a local: what it surely holds here, when that is a name itself, or
+                    # one key read of a named dict (`backend = cfg.get("k", "auto")`)
                     assigned = self.state.last_assignment(name, scope, line)
                     value = assigned[1] if assigned is not None else None
-                    name = dotted_name(value) if isinstance(value, NAME_OR_ATTRIBUTE) else ""
+                    if isinstance(value, NAME_OR_ATTRIBUTE):
+                        name = dotted_name(value)
+                    else:
+                        name = self._key_read(value, scope, line, own) or ""
                 out.append((key, name or "", -1))
             elif kind is ast.Attribute and key != "**":
                 out.append((key, dotted_name(arg) or "", -1))
+            elif kind in _KEY_READS and key != "**" and scope.is_function:
+                # one key of a named dict, read in the call itself
+                if own is None:
+                    own = self._own_params(scope)
+                out.append((key, self._key_read(arg, scope, line, own) or "", -1))
             else:
                 # something else: the linker must know the call gives it, not a setting
                 out.append(("*" if kind is ast.Starred else key, "", -1))
         if len(args) + len(keywords) > MAX_PASSED:
             out.append(("*", "", -1))  # the rest is not read: any parameter may be in it
         return tuple(out)
+
+    def _key_read(
+        self, value: ast.expr | None, scope: Scope, line: int, own: list[str]
+    ) -> str | None:
+        """`d.get("k", "auto")` for a local assigned one key of a dict (`d["k"]`, or
+        `d.get("k", "auto") if isinstance(d, dict) else "auto"`: the same default either
+        way), the dict written as the name it surely holds when it is a local holding one
+        (`d = vllm_config.additional_config`); None for any other value."""
+        if isinstance(value, ast.IfExp):
+            fallback = value.orelse
+            value = value.body
+            if not (isinstance(fallback, ast.Constant) and isinstance(value, ast.Call)):
+                return None
+            given = value.args[1:2]
+            if not (given and isinstance(given[0], ast.Constant)):
+                return None
+            if given[0].value != fallback.value or type(given[0].value) is not type(fallback.value):
+                return None
+        if isinstance(value, ast.Subscript):
+            mapping, key, rest = value.value, value.slice, ""
+        elif (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr == "get"
+            and not value.keywords
+            and 1 <= len(value.args) <= 2
+            and all(isinstance(a, ast.Constant) for a in value.args)
+        ):
+            mapping, key = value.func.value, value.args[0]
+            rest = f", {ast.unparse(value.args[1])}" if len(value.args) == 2 else ""
+        else:
+            return None
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return None
+        if not isinstance(mapping, NAME_OR_ATTRIBUTE):
+            return None
+        held = dotted_name(mapping)
+        for _ in range(_MAX_HELD_HOPS):
+            if held is None:
+                return None
+            root, dot, attrs = held.partition(".")
+            if root in own or root in OWN_OBJECT:
+                break
+            assigned = self.state.last_assignment(root, scope, line)
+            alias = dotted_name(assigned[1]) if assigned is not None else None
+            if alias is None:
+                if root in scope.assigns:
+                    return None  # a local holding something else: not the dict named
+                break
+            held = alias + dot + attrs
+        if held is None:
+            return None
+        if isinstance(value, ast.Call):
+            return f"{held}.get({key.value!r}{rest})"
+        return f"{held}[{key.value!r}]"
 
     def _own_params(self, scope: Scope) -> list[str]:
         """The scope's parameters without `self`/`cls`, worked out once per function (not

@@ -45,7 +45,7 @@ from errdex.link.flags import FlagIndex
 from errdex.link.group_sizes import GroupSizes
 from errdex.link.resolve import Namespace
 from errdex.link.settings_classes import object_name
-from errdex.linked_facts import SECTION_FIELDS, KnobLink, own_key, property_via
+from errdex.linked_facts import PASSED_KEY, SECTION_FIELDS, KnobLink, own_key, property_via
 
 _MAX_KNOBS = 12
 _MAX_SETS_PER_ATTR = 4  # assignments of one attribute followed to their settings
@@ -703,6 +703,21 @@ class KnobIndex:
                 )
         return out
 
+    def passed_key(
+        self, value: str, param: str, facts: FileFacts, class_name: str | None
+    ) -> list[KnobLink]:
+        """The JSON-valued flag with its key, where a call gives the parameter `param` one
+        key read of that flag's dict (`resolve(backend)`, the caller's `backend` being
+        `vllm_config.additional_config.get("k", "auto")`: `CallSite.passes`)."""
+        read = dict_read(value)
+        if read is None:
+            return []
+        held = Binding(name=param, value=value, line=0)
+        return [
+            self._json_overrides(self._documented(k, class_name))
+            for k in self._dict_key(read, held, param, facts, class_name, {}, 0, named=False)
+        ]
+
     def _dict_key(
         self,
         read: DictRead,
@@ -712,11 +727,13 @@ class KnobIndex:
         class_name: str | None,
         local: Mapping[str, Binding] | None,
         depth: int,
+        named: bool = True,
     ) -> list[KnobLink]:
         """A local reading one key of a free dict a JSON-valued flag gives: the flag's whole
         value (`--model-loader-extra-config`), or a dict-valued key of its object
         (`kv_connector_extra_config` of `--kv-transfer-config`); the flag with that key.
-        The dict is followed through the function's locals that hold it as it is."""
+        The dict is followed through the function's locals that hold it as it is; not
+        `named`: the read is a caller's argument, no local of the function asking."""
         held = _held_dict(read.receiver, local or {})
         out: list[KnobLink] = []
         for knob in self._resolve(held, facts, class_name, {}, depth + 1):
@@ -733,6 +750,8 @@ class KnobIndex:
             via = (
                 f"the local `{binding.name}` = `{binding.value}` (line {binding.line}) reads "
                 f"the key `{read.key}` of `{held}`"
+                if named
+                else f"{PASSED_KEY} `{read.key}` of `{held}`"
             )
             # a flag of the key's own name, beside the dict's, may write it over the JSON
             # (`additional_config["kda_prefill_backend"] = self.kda_prefill_backend`), which

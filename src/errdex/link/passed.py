@@ -145,6 +145,11 @@ class PassedArguments:
                 above = self._given(facts.module, call.function, value, passed_on, depth + 1)
                 via = f"`{param}` is the `{value}` that {at} passes on"
                 links = [_through(k, via, call.function) for k in above]
+            elif "(" in value or "[" in value:
+                # one key read of a dict: the JSON-valued flag with that key
+                keyed = self._knobs.passed_key(value, param, facts, call.class_name)
+                via = f"`{param}` is `{value}`, given by {at}"
+                links = [_through(k, via, call.function) for k in keyed]
             else:
                 links = []
                 for found in self._knobs.resolve(value, facts, call.class_name):
