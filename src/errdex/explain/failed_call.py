@@ -16,11 +16,11 @@ import re
 from typing import NamedTuple
 
 from errdex.ast_walk import walk
-from errdex.explain.context import Facts, top_class_in
+from errdex.explain.context import Facts, async_function_at, function_at, top_class_in
 from errdex.explain.item_fields import own_init
 from errdex.explain.made_paths import made_here
 from errdex.explain.page import Solution
-from errdex.explain.parse_formats import BASE64, JSON, JSON_FILE, URLSAFE_BASE64
+from errdex.explain.parse_formats import PARSES, parse_form
 from errdex.explain.plain import caught_names, code
 from errdex.explain.stored_argument import PATH_KEEPING, plain_store, stored_once
 from errdex.explain.tried_input import failing_calls
@@ -30,7 +30,12 @@ from errdex.extract.setters import param_names
 from errdex.facts import Placeholder, SiteKind
 from errdex.store import Store, StoredSite
 
-__all__ = ["caught_bare", "failed_call_solutions", "raised_bare", "wrapped_sentence"]
+__all__ = [
+    "caught_bare",
+    "failed_call_solutions",
+    "raised_bare",
+    "wrapped_sentence",
+]
 
 _BROAD = frozenset({"Exception", "BaseException", ""})
 _OS_ERRORS = frozenset(
@@ -69,40 +74,10 @@ _OPENS = frozenset({"open", "io.open", "builtins.open", "codecs.open"})
 _OPENER = re.compile(
     r"^(?:(?:gzip|bz2|lzma)\.open|(?:(?P<module>\w+)\.)?open_(?:file|stream|text|binary|path))$"
 )
-# Calls that parse a text, with what the text must be and the errors a bad one raises.
-_PARSES = {
-    "json.loads": (JSON, frozenset({"ValueError", "JSONDecodeError"})),
-    "json.load": (JSON_FILE, frozenset({"ValueError", "JSONDecodeError"})),
-    "int": ("a whole number written out (`int('12')`)", frozenset({"ValueError", "TypeError"})),
-    "float": ("a number written out (`float('1.5')`)", frozenset({"ValueError", "TypeError"})),
-    # the standard library's parsers of addresses, ids and encoded bytes: the form each takes
-    "ipaddress.IPv4Address": (
-        "a valid IPv4 address: four numbers from 0 to 255 joined by dots (`192.168.0.1`)",
-        frozenset({"ValueError", "AddressValueError"}),
-    ),
-    "ipaddress.IPv6Address": (
-        "a valid IPv6 address (`::1`, `2001:db8::1`)",
-        frozenset({"ValueError", "AddressValueError"}),
-    ),
-    "ipaddress.ip_address": (
-        "a valid IPv4 or IPv6 address (`192.168.0.1`, `::1`)",
-        frozenset({"ValueError"}),
-    ),
-    **dict.fromkeys(
-        ("ipaddress.ip_network", "ipaddress.IPv4Network", "ipaddress.IPv6Network"),
-        (
-            "a valid network: an address and a prefix length, with no host bits set "
-            "(`192.168.0.0/24`)",
-            frozenset({"ValueError", "AddressValueError", "NetmaskValueError"}),
-        ),
-    ),
-    "uuid.UUID": (
-        "a UUID: 32 hexadecimal digits, hyphens allowed (`12345678-1234-5678-1234-567812345678`)",
-        frozenset({"ValueError"}),
-    ),
-    "base64.b64decode": (BASE64, frozenset({"ValueError", "Error"})),
-    "base64.urlsafe_b64decode": (URLSAFE_BASE64, frozenset({"ValueError", "Error"})),
-}
+# What `request.json()` raises on a body that is no JSON.
+_JSON_ERRORS = frozenset({"JSONDecodeError", "ValueError"})
+# A web router's methods that add a route for one HTTP method.
+_ROUTE_METHODS = frozenset({"get", "post", "put", "patch", "delete"})
 _IMPORTS = frozenset({"importlib.import_module", "import_module"})
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 _NEEDS = {
@@ -437,15 +412,18 @@ def _known(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
             f"Install {which}, or make it importable: {shown} failed on it, and the error's "
             "message names the module it could not import."
         )
-    if name in _PARSES:
-        what, raises = _PARSES[name]
-        if not caught & (raises | _BROAD) or not call.args:
+    if name in PARSES:
+        what = parse_form(call, caught)
+        if what is None:
             return None
         value = _input(call.args[0], facts)
         return (
             f"Make sure {value} is {what}: {shown} failed on it, and the error's message "
             f"says where it went wrong.{_set_from(call.args[0], facts)}"
         )
+    body = _request_body(call, caught, facts)
+    if body is not None:
+        return body
     if not caught & (_OS_ERRORS | _BROAD):
         return None
     need: str | None = None
@@ -480,6 +458,70 @@ def _known(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
         f"Check the {paths_word} given to {shown}, which failed: {needs}. The error's "
         f"message names the path and what the system refused.{_set_from(paths[0], facts)}"
     )
+
+
+def _request_body(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
+    """ "Send `POST /rpc` a request body that is valid JSON ..." for `request.json()` of the
+    `Request` parameter of a web route's handler (decorated `@router.post("/rpc")`), under a
+    clause that catches what a body that is no JSON raises."""
+    func = call.func
+    if call.args or call.keywords or not caught & (_JSON_ERRORS | _BROAD):
+        return None
+    if not (isinstance(func, ast.Attribute) and func.attr == "json"):
+        return None
+    if not isinstance(func.value, ast.Name):
+        return None
+    site = facts.stored.site
+    name = site.function.rpartition(".")[2]
+    handler = function_at(facts.source_text, name, site.line) or async_function_at(
+        facts.source_text, name, site.line
+    )
+    if handler is None:
+        return None
+    annotated = {
+        a.arg: ast.unparse(a.annotation).rpartition(".")[2]
+        for a in [*handler.args.posonlyargs, *handler.args.args, *handler.args.kwonlyargs]
+        if a.annotation is not None
+    }
+    if annotated.get(func.value.id) != "Request":
+        return None  # not the request a client sent
+    # the decorators, over several lines as often as not: read from the whole file, parsed
+    # only for such a handler
+    tree = facts.source_tree()
+    whole = next(
+        (
+            n
+            for n in (walk(tree) if tree is not None else ())
+            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+            and n.name == name
+            and n.lineno <= site.line <= (n.end_lineno or n.lineno)
+        ),
+        None,
+    )
+    above = whole.decorator_list if whole is not None else []
+    routes = [r for r in (_route(d) for d in above) if r is not None]
+    if not routes:
+        return None  # no route of a web server: who sends the body is unknown
+    return (
+        f"Send {code(routes[0])} a request body that is valid JSON: "
+        f"{code(_short(ast.unparse(call)))} failed on the body the client sent, and this "
+        "error answers the request in its place."
+    )
+
+
+def _route(decorator: ast.expr) -> str | None:
+    """ "POST /rpc" of `@router.post("/rpc")`: a route a web server's router adds."""
+    if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
+        return None
+    method = decorator.func.attr
+    if method not in _ROUTE_METHODS or not decorator.args:
+        return None
+    path = decorator.args[0]
+    if not (isinstance(path, ast.Constant) and isinstance(path.value, str)):
+        return None
+    if not path.value.startswith("/"):
+        return None
+    return f"{method.upper()} {path.value}"
 
 
 def _needs(need: str, caught: set[str], first: str, second: str | None) -> str | None:

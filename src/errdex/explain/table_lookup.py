@@ -208,12 +208,12 @@ def table_keys(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, list
             if isinstance(k, ast.Constant) and isinstance(k.value, str)
         ]
         return {name: own} if own else {}
-    keys = _literal_keys(tree, name)
+    keys = literal_keys(tree, name)
     if keys is None:
         path = imported_from(tree, name, chosen.file)
         other = store.file_text(chosen.version_id, path) if path is not None else None
         other_tree = parse_module(other)
-        keys = _literal_keys(other_tree, name) if other_tree is not None else None
+        keys = literal_keys(other_tree, name) if other_tree is not None else None
     return {name: keys} if keys else {}
 
 
@@ -248,7 +248,7 @@ def _class_table(facts: Facts, node: ast.expr) -> ast.Dict | None:
     return None
 
 
-def _literal_keys(tree: ast.Module, name: str) -> list[str] | None:
+def literal_keys(tree: ast.Module, name: str) -> list[str] | None:
     for statement in tree.body:
         value = None
         if (

@@ -27,7 +27,8 @@ from errdex.explain.imported_class import module_file_text
 from errdex.explain.input_nodes import kwargs_key
 from errdex.explain.inputs import private_argument
 from errdex.explain.page import ConditionView, Knob, Solution
-from errdex.explain.parse_formats import format_named
+from errdex.explain.parse_formats import REGEX, format_named
+from errdex.explain.parsed_value import try_of
 from errdex.explain.plain import caught_names, caught_text, code
 from errdex.explain.private_names import private_name
 from errdex.explain.user_data import (
@@ -103,7 +104,7 @@ def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | 
     function = facts.site_function()
     if function is None:
         return None
-    found = _try_of(function, clause.line)
+    found = try_of(function, clause.line)
     if found is None:
         return None
     statement, handler = found
@@ -213,16 +214,6 @@ def _entry_point(store: Store, chosen: StoredSite) -> bool:
     text = store.file_text(chosen.version_id, f"{module[0]}/__init__.py")
     name = chosen.site.function.split(".")[0]
     return text is not None and re.search(rf"\b{re.escape(name)}\b", text) is not None
-
-
-def _try_of(function: _Def, line: int) -> tuple[ast.Try | ast.TryStar, ast.ExceptHandler] | None:
-    """The `try` whose `except` clause starts at `line`, and that clause."""
-    for node in walk(function):
-        if isinstance(node, ast.Try | ast.TryStar):
-            for handler in node.handlers:
-                if handler.lineno == line:
-                    return node, handler
-    return None
 
 
 def _read_in(body: list[ast.stmt]) -> set[str]:
@@ -348,6 +339,8 @@ def _format_of(call: ast.Call) -> str | None:
     """The format the parse call takes, by its name (`json.loads`: JSON); None for a call
     whose name says no parse (`to_json`, `JSONResponse(content)`)."""
     name = _called_name(call)
+    if ast.unparse(call.func) == "re.compile":
+        return REGEX  # a pattern compiled: no parse by its name, but one all the same
     if not _PARSE_NAME.search(name):
         return None
     return format_named(name, ast.unparse(call.func).lower())
@@ -606,7 +599,7 @@ def setting_input(facts: Facts) -> SettingInput | None:
     if tried is None or tried.imports or not tried.calls or not settings:
         return None
     function = facts.site_function()
-    found = _try_of(function, clause.line) if function is not None else None
+    found = try_of(function, clause.line) if function is not None else None
     if found is None:
         return None
     body = found[0].body

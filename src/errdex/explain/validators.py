@@ -35,6 +35,7 @@ from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import what_to_pass
 from errdex.explain.literal_members import with_members
 from errdex.explain.page import ConditionView, Solution
+from errdex.explain.parsed_value import parsed_value_solution
 from errdex.explain.plain import code, listed
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import FieldValue, failed_call
@@ -271,6 +272,9 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
             ),
             kind="input",
         )
+    parsed = parsed_value_solution(facts, found.value, found.field, where, runs)
+    if parsed is not None:  # a parse or lookup of what the `try` read from the value
+        return parsed
     lines = lines_of(facts.source_text or "")
     # `if isinstance(v, bytes): return v` then `elif isinstance(v, bytearray): return ...`:
     # either type will do; not a branch that checks more (a bytes `Pattern`)
