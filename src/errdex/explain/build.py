@@ -62,6 +62,7 @@ from errdex.explain.table_lookup import table_keys
 from errdex.explain.tried_input import tried_input
 from errdex.explain.twins import twin_paths
 from errdex.explain.upgrades import upgrade_solutions
+from errdex.explain.value_picked import value_picked
 from errdex.explain.verified import verified_explanation
 from errdex.explain.views import (
     condition_view,
@@ -166,6 +167,7 @@ def _build_page(
         store, chosen, facts
     )
     facts.entry_args = entry_arguments(store, chosen, facts)
+    facts.value_picked = value_picked(store, chosen, facts)
     facts.stated_entries = stated_entries(store, chosen, facts)
     facts.handed = handed_callback(store, chosen, facts)
     facts.public_names = {

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from errdex.explain.class_made import ClassHooks
     from errdex.explain.failed_try import TriedInput
     from errdex.explain.handed_facts import HandedCallback
+    from errdex.explain.picked_value import ValuePicked
     from errdex.explain.unreached import FilledDefault, PassedCall
 
 # Conditions that say where the code is rather than what went wrong. A loop that ran out
@@ -199,6 +200,9 @@ class Facts:
     # the way out through a public call's argument that reaches an internal check
     # (`explain/entry_input.py`; needs the store)
     entry_input: Solution | None = None
+    # the class of the site's file a setting's value picks, supporting only values its base
+    # does not (`explain/value_picked.py`; needs the store)
+    value_picked: ValuePicked | None = None
     # an argument of a function no public path reaches → (the public call, its argument)
     # that hands it on as it is (`explain/entry_args.py`; needs the store)
     entry_args: dict[str, Entry] = field(default_factory=dict)

@@ -158,7 +158,7 @@ def what_it_means(facts: Facts) -> str:
             "call just before it returned a value, and taking another branch of the guards "
             "around it is no way out."
         )
-        picked = selection_context(facts.stored, solutions(facts))
+        picked = selection_context(facts.stored, solutions(facts), facts.value_picked)
         if picked:
             sentences.append(picked)
         elif (

@@ -17,20 +17,29 @@ from __future__ import annotations
 import ast
 import shlex
 
+import msgspec
+
 from errdex.ast_walk import walk
 from errdex.explain.named_plugin import named_context, named_solution
 from errdex.explain.page import ExampleFix, Solution
+from errdex.explain.picked_value import ValuePicked
 from errdex.explain.plain import code, command_placeholders, setting_noun
+from errdex.explain.value_picked import value_picked_context
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.linked_facts import SelectionLink
 from errdex.store.base import StoredSite
 
 
-def selection_solutions(stored: StoredSite) -> list[Solution]:
+def selection_solutions(
+    stored: StoredSite, *, others: dict[str, tuple[str, ...]] | None = None
+) -> list[Solution]:
     """One solution per setting that picks the site's code, best first, each with its fix.
 
     None for a warning or a log record: the program goes on after it, and other code
-    (another backend) may not take what the user runs (a cache type only this one has)."""
+    (another backend) may not take what the user runs (a cache type only this one has).
+    With `others` (a setting → members), only those stand in for a member chosen: the code
+    runs for a value of another setting that few support (`explain/value_picked.py`), and
+    the member named instead must support it as well; a setting with none is no way out."""
     out: list[Solution] = []
     if stored.site.kind in (SiteKind.LOG, SiteKind.WARN):
         return out
@@ -38,6 +47,11 @@ def selection_solutions(stored: StoredSite) -> list[Solution]:
     for link in stored.selections:
         if link.how == "exclude" and invariant:
             continue
+        if link.how == "choose" and others is not None:
+            kept = tuple(o for o in link.others if o in others.get(link.setting, ()))
+            if not kept:
+                continue
+            link = msgspec.structs.replace(link, others=kept)
         if link.how == "name":
             named = named_solution(link, stored)
             if named is not None and all(s.text != named.text for s in out):
@@ -49,9 +63,13 @@ def selection_solutions(stored: StoredSite) -> list[Solution]:
     return out
 
 
-def selection_context(stored: StoredSite, offered: list[Solution]) -> str | None:
+def selection_context(
+    stored: StoredSite, offered: list[Solution], picked: ValuePicked | None = None
+) -> str | None:
     """What "What it means" says when the way out offered is other code: the check itself
     is on internal state, but a setting picked the code it is in."""
+    if picked is not None and any(s.knob == picked.flag for s in offered):
+        return value_picked_context(picked)
     for link in stored.selections:
         if not any(s.knob == link.setting and s.kind == "setting" for s in offered):
             continue

@@ -136,6 +136,7 @@ from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.unset_choice import settled_unset
 from errdex.explain.user_data import user_data_solution
 from errdex.explain.validators import field_value, validated, validator_solution
+from errdex.explain.value_picked import value_picked_solution
 from errdex.explain.visited_object import visited_object_solution
 from errdex.explain.waiting_branch import waits_instead
 from errdex.extract.conditions import negate
@@ -506,7 +507,14 @@ def _solutions(facts: Facts) -> list[Solution]:
     inner = inner_solution(facts)
     if inner is not None and not advised:
         found.add(inner, 1)
-    for solution in selection_solutions(facts.stored):
+    picked = facts.value_picked
+    chosen = value_picked_solution(picked, facts.stored) if picked is not None else None
+    if chosen is not None:
+        found.add(chosen, _SELECTION_TIER)
+    # another backend alone names one that must support the value that picked this code
+    for solution in selection_solutions(
+        facts.stored, others=picked.others if picked is not None else None
+    ):
         found.add(solution, _SELECTION_TIER)
     if not tried_failed and not network_solutions(facts):
         _add_failed_call(found, facts, advised, checked is not None)

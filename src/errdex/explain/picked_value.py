@@ -1,0 +1,23 @@
+"""What `explain/value_picked.py` finds of a class a setting's value picks, as the page's
+facts hold it (apart, so that the facts need not import the rule that reads them)."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class ValuePicked(msgspec.Struct, frozen=True):
+    """A class of the site's file picked only for values of `flag` its base does not
+    declare: what it supports (`values`, or values starting with `prefix`), where, and
+    the base's values."""
+
+    flag: str  # --kv-cache-dtype
+    owner: str  # the class: RocmOctaveAttentionBackend
+    declared: str  # how it declares them: `supported_kv_cache_dtypes`, line 95
+    base: str  # the base declaring the values every class has: AttentionBackend
+    base_values: tuple[str, ...]
+    values: tuple[str, ...] = ()
+    prefix: str | None = None
+    # a selection's setting → the members standing in for this code that support one of
+    # `values` too (naming another alone must keep the value: the others refuse it)
+    others: dict[str, tuple[str, ...]] = {}

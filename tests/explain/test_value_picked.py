@@ -1,0 +1,86 @@
+"""Code a setting's value picks: a backend that supports only values of `--kv-cache-dtype`
+its base does not declare runs only for them, and a value of the base's avoids it; another
+backend alone does not (it must support the value too)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_with_message
+
+from errdex.store import Store
+from value_picked_samples import CACHED
+
+
+@pytest.fixture(scope="module")
+def cached(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("cached"), "serve", CACHED)
+
+
+def test_a_backend_made_for_other_values_offers_a_value_of_its_base(cached: Store) -> None:
+    page = page_with_message(cached, "serve", "Packed attention does not support sinks")
+    solution = page.solutions[0]
+    assert solution.kind == "setting"
+    assert solution.knob == "--kv-cache-dtype"
+    assert solution.text == (
+        "Choose a value of `--kv-cache-dtype` that its base `AttentionBackend` declares: "
+        "`--kv-cache-dtype auto` (or `float16`, `bfloat16`). This code is in the file of "
+        "`PackedBackend`, which supports only `--kv-cache-dtype` `packed_4bit`, `packed_3bit` "
+        "(`supported_kv_cache_dtypes`, line 10), none of those `AttentionBackend` declares: it "
+        "runs only when `--kv-cache-dtype` is given such a value, and another one picks other "
+        "code."
+    )
+    # of the backends the platform's list stands in with, one takes `packed_4bit`: named
+    # after the value (`FLASH` takes only the base's values and `fp8`)
+    assert page.solutions[1].text.startswith(
+        "Choose another attention backend: `--attention-backend WIDE`. "
+    )
+    assert page.example_fix is not None
+    assert (page.example_fix.before, page.example_fix.after) == (
+        "serve run MODEL_TAG --kv-cache-dtype packed_4bit",
+        "serve run MODEL_TAG --kv-cache-dtype auto",
+    )
+
+
+def test_an_assert_in_such_a_backend_offers_only_backends_taking_the_value(
+    cached: Store,
+) -> None:
+    page = page_with_message(cached, "serve", "packed head size must be positive")
+    assert not any("--kv-cache-dtype" in s.text for s in page.solutions)
+    assert [s.text.split(".")[0] for s in page.solutions if s.knob == "--attention-backend"] == [
+        "Choose another attention backend: `--attention-backend WIDE`"
+    ]
+
+
+def test_a_method_testing_a_prefix_decides_the_values(cached: Store) -> None:
+    page = page_with_message(cached, "serve", "quant decode drops {dropped}")
+    solution = page.solutions[0]
+    assert solution.text.startswith(
+        "Choose a value of `--kv-cache-dtype` that its base `AttentionBackend` declares: "
+        "`--kv-cache-dtype auto` (or `float16`, `bfloat16`). This code is in the file of "
+        "`QuantBackend`, which supports only values of `--kv-cache-dtype` that start with "
+        "`quant_` (`supports_kv_cache_dtype`, line 8)"
+    )
+    assert page.example_fix is not None
+    assert page.example_fix.before.endswith("--kv-cache-dtype quant_k8")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # its list holds the base's values: picked by default too
+        "Flash attention does not support sinks",
+        # a sibling backend of the file takes the base's values
+        "Shared attention does not support sinks",
+        # no flag of the version is named so
+        "Styled attention does not support sinks",
+        # a check of the value itself: another value is its own way out, not other code
+        "no kernel for kv_cache_dtype",
+    ],
+)
+def test_no_value_is_offered_where_the_code_is_not_the_values_alone(
+    cached: Store, message: str
+) -> None:
+    page = page_with_message(cached, "serve", message)
+    assert not any("--kv-cache-dtype" in s.text for s in page.solutions)
