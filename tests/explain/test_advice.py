@@ -310,6 +310,21 @@ def test_a_keyword_in_capitals_before_a_noun_is_named_not_an_instruction() -> No
     ]
 
 
+def test_a_verb_that_is_the_subject_of_a_report_is_no_instruction() -> None:
+    # "Select statement ... returned": the statement is what the report is about; the half
+    # after the `;` is the advice, and the only one
+    report = (
+        "Select statement '{s!r}' returned no rows due to filtering; "
+        "specify keep(<rows>) to keep them."
+    )
+    assert [a.text for a in message_advice(report)] == ["specify keep(<rows>) to keep them."]
+    assert message_advice("set objects are unhashable") == []
+    assert message_advice("select #1 has {n} columns, select #{i} has {m}") == []
+    # a verb that takes a clause, or a relative clause after the object, still instructs
+    for said in ("Ensure the flag is on.", "Pass one that is valid.", "Make sure it is set."):
+        assert [a.text for a in message_advice(said)] == [said]
+
+
 @pytest.mark.parametrize(
     "message",
     [

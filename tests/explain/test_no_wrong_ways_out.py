@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_in_function
+from explain_samples import indexed_package, page_in_function, page_with_message
 
 from errdex.store import Store
 
@@ -88,6 +88,69 @@ FILES = {
                 else:
                     self.soft = soft
         """,
+    "tool/transport.py": """
+        class Transport:
+            def __init__(self, app, raise_app_exceptions=True):
+                self.app = app
+                self.raise_app_exceptions = raise_app_exceptions
+
+            def handle(self, request):
+                seen = []
+                body = self.app(request, seen.append)
+                if seen and self.raise_app_exceptions:
+                    raise seen[0]
+                return body
+        """,
+    "tool/offload.py": """
+        import logging
+
+        logger = logging.getLogger(__name__)
+
+
+        class Offloader:
+            def register(self, caches):
+                if not caches:
+                    logger.warning("Nothing to offload.")
+                    return
+                for name in caches:
+                    code = self.pin(caches[name])
+                    if code != 0:
+                        raise RuntimeError(f"pinning {name} failed: {code}")
+
+            def mark(self, enabled):
+                if not enabled:
+                    return
+                code = self.pin(None)
+                if code != 0:
+                    raise RuntimeError(f"marking failed: {code}")
+
+            def pin(self, tensor):
+                return 0
+        """,
+    "tool/requests.py": """
+        from collections.abc import AsyncGenerator
+
+
+        class Engine:
+            async def add(self, prompt, queue):
+                if isinstance(prompt, AsyncGenerator):
+                    return await self.stream(prompt)
+                try:
+                    await self.submit(prompt, queue)
+                except BaseException:
+                    await self.abort(prompt)
+                    raise
+                return queue
+
+            async def stream(self, prompt):
+                return prompt
+
+            async def submit(self, prompt, queue):
+                return queue
+
+            async def abort(self, prompt):
+                return None
+        """,
     "tool/bench.py": """
         import argparse
 
@@ -139,13 +202,54 @@ def test_turning_off_a_re_raise_whose_other_path_exits_is_no_way_out(tool: Store
     assert "worth reporting" not in page.what_it_means
 
 
-def test_a_re_raise_whose_other_path_returns_only_hides_the_error(tool: Store) -> None:
-    # `strict=False` makes `load` return None in place of the error: said as a switch that
-    # hides it, and no solution (never the first)
-    page = page_in_function(tool, "tool", "Command.load")
-    assert not any("strict" in s.text for s in page.solutions)
+@pytest.mark.parametrize(
+    ("function", "switch", "instead"),
+    [
+        # `strict=False` makes `load` return None in place of the error
+        ("Command.load", "strict", "returns None instead of raising"),
+        # the app reported its own exception; `raise_app_exceptions=False` returns its body
+        # as if nothing had failed (before: "Pass `False` for the argument
+        # `raise_app_exceptions` of `Transport` (it is on by default)." with a fix)
+        ("Transport.handle", "raise_app_exceptions", "goes on without raising the exception"),
+    ],
+)
+def test_a_switch_that_only_hides_the_error_is_said_not_offered(
+    tool: Store, function: str, switch: str, instead: str
+) -> None:
+    page = page_in_function(tool, "tool", function)
+    assert not any(switch in s.text for s in page.solutions)
+    assert page.example_fix is None
     assert "A switch would only hide the error" in page.what_it_means
-    assert "`strict`" in page.what_it_means
+    assert f"`{switch}`" in page.what_it_means
+    assert instead in page.what_it_means
+
+
+def test_an_empty_value_that_makes_the_function_return_before_its_work_is_no_way_out(
+    tool: Store,
+) -> None:
+    # `if not caches: return` skips the registering the caller asked for: no way out
+    page = page_with_message(tool, "tool", "pinning {name} failed: {code}")
+    # before: "Pass an empty (false) value for the argument `caches` of
+    # `Offloader.register`."
+    assert not any("`caches`" in s.text for s in page.solutions)
+    # nor a switch that hides it: the work is what the caller asked for
+    assert "would only hide" not in page.what_it_means
+    # a switch the function reads nothing of past its exit is not what it works on
+    page = page_with_message(tool, "tool", "marking failed: {code}")
+    assert any("`enabled`" in s.text for s in page.solutions)
+
+
+def test_another_input_that_returns_before_the_failed_try_is_no_way_out(tool: Store) -> None:
+    # what `submit` raised is passed on: a streaming prompt takes another path and never
+    # runs it, so the request the user made still fails
+    page = page_in_function(tool, "tool", "Engine.add")
+    # before: "Pass the argument `prompt` of `Engine.add` as an instance of
+    # `AsyncGenerator`." after "Fix what this error's own message names"
+    assert not any("AsyncGenerator" in s.text for s in page.solutions)
+    assert [s.text.split(":")[0] for s in page.solutions] == [
+        "Fix what this error's own message names"
+    ]
+    assert "would only hide" not in page.what_it_means
 
 
 def test_a_usage_error_caught_only_as_type_error_is_the_codes_value(tool: Store) -> None:

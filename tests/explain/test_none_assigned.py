@@ -63,6 +63,35 @@ CONN = {
                 return self.sink
 
 
+        class Session:
+            def __init__(self, pool, link=None):
+                if link is None:
+                    self.link = pool.open()
+                else:
+                    self.link = link
+
+            def close(self):
+                self.link = None
+
+            def cursor(self):
+                if self.link is None:
+                    raise ValueError("closed")
+                return self.link
+
+
+        class Opened:
+            def __init__(self, pool, link=None):
+                if link is not None:
+                    self.link = link
+                else:
+                    self.link = pool.open()
+
+            def fetch(self, query):
+                if self.link is None:
+                    raise RuntimeError("no link to fetch " + query)
+                return self.link.run(query)
+
+
         def build(config):
             return config
         """,
@@ -98,3 +127,12 @@ def test_a_keyword_kept_as_it_is_still_names_the_argument(conn: Store) -> None:
 def test_a_guard_on_the_keyword_itself_still_names_the_argument(conn: Store) -> None:
     expected = "Give the argument `sink` of `Guarded` a value (it is None here)."
     assert expected in _solutions(conn, "Guarded.write")
+
+
+@pytest.mark.parametrize("function", ["Session.cursor", "Opened.fetch"])
+def test_a_keyword_whose_none_the_constructor_fills_is_never_the_none(
+    conn: Store, function: str
+) -> None:
+    # a None `link` makes the constructor open one: the attribute is None because something
+    # else set it so (`close`), and passing a link to the constructor does not undo that
+    assert "`link`" not in _solutions(conn, function)

@@ -67,6 +67,18 @@ KERN = {
                 assert len(self.graph.entries) == 1, "expected one compiled entry"
                 return self.graph(*args)
         """,
+    "kern/ops/experts.py": """
+        class Experts:
+            def apply(self, hidden, weight_on_input=False):
+                if weight_on_input:
+                    raise NotImplementedError("Experts does not support weight_on_input=True.")
+                return hidden
+
+            def mix(self, hidden, weight_on_input=False):
+                if weight_on_input:
+                    raise ValueError("Experts cannot mix weight_on_input=True.")
+                return hidden
+        """,
     "kern/third_party/__init__.py": "",
     "kern/third_party/fmha.py": """
         def plan(query, causal=True):
@@ -133,6 +145,7 @@ CMD = {
         """,
     "cmd/ops/__init__.py": "",
     "cmd/ops/sharded.py": KERN["kern/ops/sharded.py"],
+    "cmd/ops/experts.py": KERN["kern/ops/experts.py"],
 }
 
 
@@ -228,6 +241,25 @@ def test_a_raise_in_code_copied_in_offers_none_of_its_arguments(kern: Store) -> 
     # the same raise in the package's own module keeps its way out
     page = page_with_message(kern, "kern", "only causal attention is built")
     assert any("`causal` of `plan`" in s.text for s in page.solutions)
+
+
+def test_a_raise_of_an_invariants_class_in_an_internal_method_offers_no_argument(
+    kern: Store, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # `NotImplementedError` says this implementation lacks what its caller asks; in a package
+    # driven by its command, the caller is the package, on an object of a class it hands no
+    # user
+    for store in indexed_package(tmp_path_factory.mktemp("cmd"), "cmd", CMD):
+        page = page_with_message(store, "cmd", "Experts does not support weight_on_input=True.")
+        # before: "Pass an empty (false) value for the argument `weight_on_input` of
+        # `Experts.apply`, or leave it out (it is `False` by default)."
+        assert page.solutions == []
+        # a refused value of another class keeps it
+        page = page_with_message(store, "cmd", "Experts cannot mix weight_on_input=True.")
+        assert any("`weight_on_input` of `Experts.mix`" in s.text for s in page.solutions)
+    # a library's users hold its objects and call their methods: kept
+    page = page_with_message(kern, "kern", "Experts does not support weight_on_input=True.")
+    assert any("`weight_on_input` of `Experts.apply`" in s.text for s in page.solutions)
 
 
 # A package driven by its command whose top package lists a deep class in its `__all__`,

@@ -128,6 +128,18 @@ _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 # "UPDATE statement on table ... expected to update 3 row(s)": a verb in capitals before a
 # word in lower case names a keyword (of SQL, of a protocol), it does not tell the user to do it
 _KEYWORD_NAMED = re.compile(r"^[A-Z]{2,}\s+[a-z]")
+# "Select statement '{s}' returned no FROM clauses", "set objects are unhashable", "select
+# #1 has 2 columns": a verb that is also a noun, then a word or two and a finite verb; the
+# verb is the subject of a report, not an order. (Not "Ensure x is y", "make sure x is", whose
+# verb takes a clause, nor "Pass one that is": a relative word starts the clause.)
+_REPORTED = re.compile(
+    r"^(?!(?:please|you|try|if|when|unless|to|ensure|make|check|verify|confirm|consider|"
+    r"instead|alternatively|otherwise|or|and|also|then)\b)[a-z]+\s+"
+    r"(?:(?!(?:that|which|who|whose|if|when|unless|where|while|as|so|and|or|but|it|this|these|"
+    r"they|there|you|to|in|on|for|with|of|at|by|from)\b)\S+\s+){1,2}?"
+    r"(?:is|are|was|were|has|have|had|returned|failed|does|did|cannot|can't|contains)\b",
+    re.I,
+)
 # "If this is a delete operation, configure passive_deletes=True on ...": the case the
 # instruction after it is for (no sentence of its own: one clause, then the comma; an
 # instruction of one word, "If not installed, run", introduces the command after it)
@@ -556,7 +568,9 @@ def python_literal(text: str) -> bool:
 
 def _instructs(sentence: str) -> bool:
     text = _CASE_FIRST.sub("", sentence.strip().lstrip("(`'\""), count=1)
-    return _INSTRUCTS.match(text) is not None and not _KEYWORD_NAMED.match(text)
+    if _INSTRUCTS.match(text) is None or _KEYWORD_NAMED.match(text):
+        return False
+    return not _REPORTED.match(text)
 
 
 def _command(found: str) -> str:

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import ast
 
-from errdex.ast_walk import walk
-from errdex.explain.context import Facts
+from errdex.ast_walk import walk, walk_scope
+from errdex.explain.context import Facts, async_function_at
 from errdex.explain.input_nodes import free_names
 from errdex.explain.inputs import Given
 from errdex.explain.page import ConditionView, Solution
+from errdex.facts import ConditionKind
 from errdex.link.expression_texts import parse_expression
 
 # What the function does where the flag lets the failure through without raising.
@@ -29,6 +30,7 @@ _NOTHING = "returns None instead of raising"
 _SKIPPED = "skips the item instead of raising"
 _UNCHECKED = "skips the checks under the switch and goes on with what they would refuse"
 _OTHER_FORM = "takes the branch for that form, which never looks at what this check found wrong"
+_GOES_ON = "goes on without raising the exception it was handed"
 # builtin tests of an argument's form: `callable(x)`, `isinstance(x, T)`
 _FORM_TESTS = frozenset({"callable", "isinstance"})
 _MAX_HOPS = 4  # locals followed back to the argument they are computed from
@@ -64,6 +66,155 @@ def hidden_by_flag(condition: ConditionView, facts: Facts) -> str | None:
     instead = _what_follows(chain)
     # a function that gives nothing back in any case (a validator) loses nothing to None
     return instead if instead == _SKIPPED or _returns_something(function) else None
+
+
+def skips_work(condition: ConditionView, facts: Facts) -> bool:
+    """Whether the input that takes the early exit `condition` only skips what the
+    function is for, and so is no way out (nor a switch: nothing is said of it):
+
+    - an empty value of an argument the exit returns on (`if not kv_caches:
+      logger.warning(...); return`) which the function then works on (its items read,
+      iterated or looked up): it does nothing at all, and the work asked of it is undone;
+    - where the site passes on what a `try` of the function raised, another input for an
+      exit before that `try` that returns (`if isinstance(prompt, AsyncGenerator): return
+      await self._add_streaming_input_request(...)`): another path, and the call that
+      failed is left as it was."""
+    return _empties_work(condition, facts) or _avoids_try(condition, facts)
+
+
+def _empties_work(condition: ConditionView, facts: Facts) -> bool:
+    if condition.kind is not ConditionKind.EARLY_EXIT or condition.holds:
+        return False  # the exit's own test, which does not hold on the way to the raise
+    test = parse_expression(condition.test)
+    if not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
+        return False
+    name = test.operand.id if isinstance(test.operand, ast.Name) else None
+    function = _site_def(facts)
+    if name is None or function is None:
+        return False
+    params = {a.arg for a in [*function.args.posonlyargs, *function.args.args]}
+    params.update(a.arg for a in function.args.kwonlyargs)
+    if name not in params or _returns_something(function):
+        return False
+    exit_ = next(
+        (n for n in walk(function) if isinstance(n, ast.If) and n.lineno == condition.line), None
+    )
+    if exit_ is None or exit_.orelse or not _bare_exit(exit_.body):
+        return False
+    after = [n for n in walk(function) if getattr(n, "lineno", 0) > (exit_.end_lineno or 0)]
+    return any(_works_on(n, name) for n in after)
+
+
+def _avoids_try(condition: ConditionView, facts: Facts) -> bool:
+    if condition.kind is not ConditionKind.EARLY_EXIT or condition.holds:
+        return False
+    function = _site_def(facts)
+    if function is None:
+        return False
+    line = facts.stored.site.line
+    handled = next(
+        (
+            node
+            for node in walk(function)
+            if isinstance(node, ast.Try | ast.TryStar)
+            and any(_passes_on(h, line) for h in node.handlers)
+        ),
+        None,
+    )
+    exit_ = next(
+        (n for n in walk(function) if isinstance(n, ast.If) and n.lineno == condition.line), None
+    )
+    if handled is None or exit_ is None or exit_.orelse or condition.line >= handled.lineno:
+        return False
+    return isinstance(exit_.body[-1], ast.Return)
+
+
+def _site_def(facts: Facts) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The site's own function, an `async def` too."""
+    site = facts.stored.site
+    name = site.function.rpartition(".")[2]
+    return facts.site_function() or async_function_at(facts.source_text, name, site.line)
+
+
+def _passes_on(handler: ast.ExceptHandler, line: int) -> bool:
+    """Whether the `raise` at `line` is in `handler` and passes on what it caught."""
+    for node in walk_scope(handler.body):
+        if isinstance(node, ast.Raise) and node.lineno == line:
+            bound = handler.name
+            caught = isinstance(node.exc, ast.Name) and node.exc.id == bound
+            return node.exc is None or (bound is not None and caught)
+    return False
+
+
+def _bare_exit(body: list[ast.stmt]) -> bool:
+    """A block that only logs (expression statements) and returns nothing."""
+    last = body[-1]
+    if not isinstance(last, ast.Return) or not (
+        last.value is None or (isinstance(last.value, ast.Constant) and last.value.value is None)
+    ):
+        return False
+    return all(isinstance(s, ast.Expr) for s in body[:-1])
+
+
+def _works_on(node: ast.AST, name: str) -> bool:
+    """`name[...]`, `for _ in name`, `name.items()`, `x in name`: its contents are read."""
+
+    def named(value: ast.AST) -> bool:
+        return isinstance(value, ast.Name) and value.id == name
+
+    if isinstance(node, ast.Subscript):
+        return named(node.value)
+    if isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+        return named(node.iter)
+    if isinstance(node, ast.Attribute):
+        return named(node.value) and node.attr in ("items", "keys", "values")
+    if isinstance(node, ast.Compare):
+        return any(
+            isinstance(op, ast.In | ast.NotIn) and named(right)
+            for op, right in zip(node.ops, node.comparators, strict=False)
+        )
+    return False
+
+
+def hand_on_switches(condition: ConditionView, facts: Facts) -> set[str]:
+    """The switches (their names) `condition` tests beside the raise of an exception the
+    site was handed (`raise seen_exc_info[1]`: what the app it runs reported, not one it
+    makes), in the raise's own `if` (`... and self.raise_app_exceptions`), with no `else`:
+    turning one off lets the function go on past an error that has already happened. The
+    way out is in what raised it. Empty otherwise."""
+    test = parse_expression(condition.text)
+    function = _site_def(facts)
+    if test is None or function is None:
+        return set()
+    found = _guard_of(function, facts.stored.site.line, condition.line)
+    if found is None or found[0].orelse:
+        return set()
+    line = facts.stored.site.line
+    handed = next(
+        (s.exc for s in found[0].body if isinstance(s, ast.Raise) and s.lineno == line), None
+    )
+    if handed is None or not _handed_exception(handed):
+        return set()
+    held = {ast.unparse(n) for n in walk(handed) if isinstance(n, ast.expr)}
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    switches = set()
+    for part in parts:
+        if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not):
+            part = part.operand
+        if isinstance(part, ast.Name | ast.Attribute) and ast.unparse(part) not in held:
+            switches.add(part.attr if isinstance(part, ast.Attribute) else part.id)
+    return switches
+
+
+def _handed_exception(node: ast.expr) -> bool:
+    """`seen_exc_info[1]`, `self._error`, `error`: an exception object the code holds, not
+    one it makes (`Error(...)`) nor a class (`StopIteration`)."""
+    if isinstance(node, ast.Call):
+        return False
+    last = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+    if isinstance(node, ast.Subscript):
+        return True
+    return isinstance(last, str) and not last.lstrip("_")[:1].isupper()
 
 
 def hidden_by_form(condition: ConditionView, facts: Facts) -> str | None:
@@ -171,7 +322,7 @@ def _is_check(statement: ast.stmt) -> bool:
     return False
 
 
-def _returns_something(function: ast.FunctionDef) -> bool:
+def _returns_something(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether the function returns a value somewhere (its own `return`s, not those of
     functions defined inside it)."""
     stack: list[ast.AST] = list(function.body)
@@ -187,7 +338,7 @@ def _returns_something(function: ast.FunctionDef) -> bool:
 
 
 def _guard_of(
-    function: ast.FunctionDef, line: int, test_line: int
+    function: ast.FunctionDef | ast.AsyncFunctionDef, line: int, test_line: int
 ) -> tuple[ast.If, list[tuple[list[ast.stmt], int]]] | None:
     """The `if` at `test_line` whose body holds the site directly, with the blocks that
     hold it, innermost first (each block and the index of the statement in it)."""
@@ -280,6 +431,8 @@ def input_solution(given: Given, condition: ConditionView, facts: Facts) -> tupl
     """The input way out as a solution, and whether it is one: False for a flag that only
     hides the error (then labelled so, with no change to draw a fix from)."""
     hidden = hidden_by_flag(condition, facts) or hidden_by_form(condition, facts)
+    if hidden is None and any(f"`{n}`" in given.text for n in hand_on_switches(condition, facts)):
+        hidden = _GOES_ON
     if hidden is not None:
         return last_resort(given.text, condition, hidden, facts), False
     solution = Solution(

@@ -7,7 +7,9 @@ otherwise), is the attribute left unset because the branch was not taken, not be
 the None the check meets when the constructor reads `config.attr` (or `config[...]`, or
 calls `config.method()`) on every run before it: None has no such attribute, the
 constructor would have failed first. Either way "Give the argument ... a value (it is None
-here)" is no way out, and is left out.
+here)" is no way out, and is left out. Nor when the constructor fills the attribute itself
+where the keyword is None (`if connection is None: self._dbapi_connection =
+engine.raw_connection()`): a None keyword never leaves it None, something else did.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from errdex.ast_walk import walk_scope
 from errdex.explain.context import Facts
 from errdex.explain.init_values import own_init
 from errdex.extract.shapes import own_attributes_set
@@ -34,7 +37,7 @@ def none_from_keyword(
     init = own_init(facts, owner)
     if init is None:
         return True
-    if _dereferenced(init, param, before):
+    if _dereferenced(init, param, before) or _filled_when_none(init, attribute, param):
         return False
     set_values = [
         guards
@@ -71,6 +74,52 @@ def _assignments(
         elif isinstance(stmt, ast.Match):
             for case in stmt.cases:
                 yield from _assignments(case.body, attribute, [*guards, _UNKNOWN_GUARD])
+
+
+def _filled_when_none(init: ast.FunctionDef, attribute: str, param: str) -> bool:
+    """Whether the constructor, under `if param is None:` (or `if not param:`, or the
+    `else` of `if param is not None:`), gives `self.<attribute>` a value of its own
+    (neither None nor `param`)."""
+    for node in walk_scope(init.body):
+        if not isinstance(node, ast.If):
+            continue
+        if _none_test(node.test, param):
+            branch = node.body
+        elif _none_test(_negated(node.test), param):
+            branch = node.orelse
+        else:
+            continue
+        for stmt in walk_scope(branch):
+            if not isinstance(stmt, ast.stmt):
+                continue
+            for name, value in own_attributes_set(stmt):
+                if name != attribute or (isinstance(value, ast.Constant) and value.value is None):
+                    continue
+                if not (isinstance(value, ast.Name) and value.id == param):
+                    return True
+    return False
+
+
+def _none_test(test: ast.expr, param: str) -> bool:
+    """`param is None`, `not param`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return isinstance(test.operand, ast.Name) and test.operand.id == param
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == param
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    )
+
+
+def _negated(test: ast.expr) -> ast.expr:
+    """`param is not None` as `param is None`, `param` as `not param`."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot):
+        return ast.Compare(left=test.left, ops=[ast.Is()], comparators=test.comparators)
+    return ast.UnaryOp(op=ast.Not(), operand=test)
 
 
 def _only_on(test: ast.expr, param: str) -> bool:

@@ -28,13 +28,12 @@ import ast
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.plain import code
+from errdex.explain.state_gated import INVARIANTS
 from errdex.explain.user_values import entry_point
 from errdex.facts import SiteKind
 
-__all__ = ["NOT_FOLLOWED", "refused_use"]
+__all__ = ["INVARIANTS", "NOT_FOLLOWED", "refused_use"]
 
-# Classes raised for what the program itself got wrong.
-INVARIANTS = frozenset({"AssertionError", "NotImplementedError", "SystemError"})
 # after "errdex found no setting or argument a user passes behind that"
 NOT_FOLLOWED = "So no solution is offered."
 

@@ -70,7 +70,7 @@ from errdex.explain.fix_forms import setting_fix
 from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.handed_callback import handed_solution
-from errdex.explain.hiding_flags import hides_only, input_solution
+from errdex.explain.hiding_flags import hides_only, input_solution, skips_work
 from errdex.explain.inferred_type import inferred_type_solution
 from errdex.explain.inner_raises import inner_solution
 from errdex.explain.inputs import input_action
@@ -697,6 +697,8 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
             given = given or instance_action(check, facts)
             if given is not None:
                 solution, way_out = input_solution(given, condition, facts)
+                if way_out and skips_work(condition, facts):
+                    continue  # an input that only skips the work asked: no way out
                 found.add(solution, 1 if way_out else 50)  # one that hides the error: last
                 if way_out:
                     return

@@ -31,6 +31,22 @@ from errdex.store.base import StoredSite
 MAX_DOTS = 2  # `rich.console.Console`, `click.core.Option`: a user's own call
 # Folders of code copied in from another project, which the package alone calls.
 VENDORED = frozenset({"third_party", "vendor", "_vendor", "vendored", "extern", "externals"})
+# Classes raised for what the program itself got wrong: such a raise states what the
+# authors hold true, as an `assert` does.
+INVARIANTS = frozenset({"AssertionError", "NotImplementedError", "SystemError"})
+
+
+def raises_invariant(facts: Facts) -> bool:
+    """Whether the site raises one of `INVARIANTS` (or a subclass): `raise
+    NotImplementedError("CPUExperts does not support apply_router_weight_on_input=True")`
+    says this implementation lacks what its caller asks, not that a user passed it."""
+    site = facts.stored.site
+    if site.kind is not SiteKind.RAISE:
+        return False
+    info = facts.stored.exception
+    names = {info.name, *(b.rpartition(".")[2] for b in info.bases)} if info is not None else set()
+    names.add((site.exception or "").rpartition(".")[2])
+    return bool(names & INVARIANTS)
 
 
 def users_call(facts: Facts) -> bool:
@@ -73,6 +89,12 @@ def own_argument(solution: Solution, facts: Facts) -> bool:
     )
 
 
+def named_argument(solution: Solution, facts: Facts) -> bool:
+    """Whether `solution` names an argument of the site's function (`` `x` of `f` ``)."""
+    callee = facts.stored.site.function.removesuffix(".__init__")
+    return re.search(rf"`[\w.]+` of {re.escape(code(callee))}", solution.text) is not None
+
+
 def owner_keyword(solution: Solution, facts: Facts) -> bool:
     """Whether `solution` changes a keyword of the constructor of the asserting method's
     own class, which set the attribute the assert tests (`self.sym_shape_indices`)."""
@@ -103,20 +125,34 @@ def state_gated(kept: list[Solution], facts: Facts) -> list[Solution]:
     """`kept` without the asserting function's own arguments when the package does not hand
     the function to users, and without the keywords of its class's constructor when the
     package does not hand users the class: its objects are the package's own, made with the
-    values its code computes. A raise in code the package copied in from another project
-    (and hands to no user) is the same: only the package calls it (unchanged otherwise)."""
+    values its code computes. A raise of an invariant's class in a method
+    (`NotImplementedError`: this implementation lacks what its caller asks) is an `assert`
+    said another way, for the arguments it names; a raise in code the package copied in
+    from another project (and hands to no user) is the same: only the package calls it
+    (unchanged otherwise)."""
     kind = facts.stored.site.kind
     copied = kind is SiteKind.RAISE and vendored(facts.stored)
-    if kind is not SiteKind.ASSERT and not copied:
+    # an invariant's raise in a method: no user holds an object of a class the package
+    # does not hand out, so none calls its methods (a function of a module may be imported)
+    stated = facts.stored.site.class_name is not None and raises_invariant(facts)
+    if kind is not SiteKind.ASSERT and not copied and not stated:
         return kept
+    widened = not copied and kind is not SiteKind.ASSERT  # gated only as an invariant's raise
     users = users_call(facts)
     if copied and users:
         return kept
     made = users or users_class(facts) or library_export(facts)
+    # a class the package hands out in any way, or any class of a library (no command of
+    # its own: its users hold its objects, `TypeEngine.as_generic(allow_nulltype=True)`,
+    # re-exported where the link does not see it): its methods are the user's to call
+    if widened and (made or top_exported(facts) or not facts.scripts):
+        return kept
 
     def internal(solution: Solution) -> bool:
         if not users and own_argument(solution, facts):
-            return True
+            # an invariant's raise: only what names an argument, not "Define it in your
+            # subclass of `Base`" (a base users may subclass: its way out)
+            return not widened or named_argument(solution, facts)
         return not made and owner_keyword(solution, facts) and not top_exported(facts)
 
     # a switch that only hides the error stays: "What it means" says it (`hiding_flags`)
