@@ -17,10 +17,13 @@ from errdex.store import Store
 FILES = {
     "shapes/__init__.py": """
         from shapes.board import (
-            Arg, Board, Chunking, Param, Parser, Trace, PluginProtocol, connect
+            Arg, Board, Chunking, Param, Parser, Trace, PluginProtocol, connect, dataset,
+            label, map_name, ask, share
         )
+        from shapes.scoring import Scoring, Trimmed
         """,
     "shapes/board.py": """
+        import warnings
         from dataclasses import dataclass
         from typing import Protocol
 
@@ -120,12 +123,82 @@ FILES = {
                 self.default = default
 
 
+        def label(text):
+            if is_drawable(text) and not text.strip():
+                raise ValueError("The label text cannot be empty")
+            return text
+
+
+        def map_name(name, mapper):
+            mapped = mapper(name)
+            if mapped is None:
+                raise ValueError("Mapped name cannot be None")
+            return mapped
+
+
+        def ask(name=None, prompt=False):
+            if prompt is True:
+                if name is None:
+                    raise TypeError("'name' is required with 'prompt=True'.")
+            return name
+
+
+        def share(func=None, reuse=False):
+            if reuse is True:
+                warnings.warn("`reuse` is deprecated and will be ignored", DeprecationWarning)
+            return func
+
+
+        def dataset(cls=None, validate=None):
+            assert validate is not False, "validate=False is no longer supported"
+            return cls
+
+
         class Arg:
             def __init__(self, default=None, nargs=1):
                 if nargs > 1 and len(default) != nargs:
                     subject = "length"
                     raise ValueError(f"'default' {subject} must match nargs={nargs}.")
                 self.default = default
+        """,
+    "shapes/scoring.py": """
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class Scoring:
+            token_ids: list | None = None
+
+            def __post_init__(self):
+                self.count = 0
+
+            def verify(self):
+                self._check_ids()
+
+            def _check_ids(self):
+                if self.token_ids is not None:
+                    n = len(self.token_ids)
+                    if n > 16:
+                        raise ValueError(
+                            f"Requested token_ids of length {n}, which is greater than "
+                            "max allowed: 16"
+                        )
+
+
+        @dataclass
+        class Trimmed:
+            token_ids: list | None = None
+
+            def __post_init__(self):
+                self.count = 0
+
+            def verify(self):
+                self.token_ids = (self.token_ids or []) * 2
+                self._check()
+
+            def _check(self):
+                if len(self.token_ids) > 16:
+                    raise ValueError("Requested token_ids longer than max allowed: 16")
         """,
     "shapes/_scan.py": """
         class _ClassScan:
@@ -240,6 +313,7 @@ def test_a_method_the_message_says_to_implement_is_defined_in_the_users_class(
         "dump",  # it asks for arguments, not what a value must be
         "_draw",  # a private function: no call a user writes
         "run",  # deep in the package: its internals
+        "map_name",  # "name cannot be None" of what the mapper made of it, not the name
     ],
 )
 def test_no_requirement_solution_for_what_the_user_does_not_pass(
@@ -259,6 +333,26 @@ def test_no_requirement_solution_for_what_the_user_does_not_pass(
         ("x; a str or Segment is required", None, "required", "a str or Segment"),
         ("Expected mapped class, got {arg!r}", None, "expected", "mapped class"),
         ("validators should be used with fields", None, None, None),  # a use, not a value
+        # what it cannot be, as what it must be: a bound turned round
+        ("The {kind} prompt cannot be empty", "The {kind} prompt", "be", "not empty"),
+        ("limit cannot be greater than 10", "limit", "be", "at most 10"),
+        ("size must not be less than {low}", "size", "be", "at least {low}"),
+        ("x cannot be used with y", None, None, None),  # a use
+        ("a cannot be both x and y", None, None, None),  # a pair of arguments
+        # past a limit the message gives as a number
+        (
+            "Requested ids of length {n}, which is greater than max allowed: 16",
+            "Requested ids of length {n}",
+            "be",
+            "at most 16 long",
+        ),
+        (
+            "Identifier '{name}' exceeds maximum length of 30 characters",
+            "Identifier '{name}'",
+            "be",
+            "at most 30 characters long",
+        ),
+        ("fps {fps} exceeds maximum allowed {cls.LIMIT}", None, None, None),  # a setting's
         (
             "'default' {subject} must match nargs={nargs}.",
             "'default' {subject}",
@@ -307,3 +401,59 @@ def test_no_class_body_for_a_module_name_or_one_the_check_does_not_read(
 def test_what_the_value_was_is_no_part_of_what_is_asked(wants: str, asked: str) -> None:
     # ": got {a} and {b}" as ", got {x}": no colon left behind ("as `names`:, as the message")
     assert GOT_TAIL.sub("", wants) == asked
+
+
+def test_a_field_a_later_check_reads_as_given_is_the_keyword_of_the_records_call(
+    shapes: Store,
+) -> None:
+    # vllm 0.33.0 sampling_params.py:943: `verify()` (run by the engine, not at
+    # construction) checks `n = len(self.logprob_token_ids)` against a limit of 128; no code
+    # of the class writes the field, so it is the keyword the user gave
+    assert _first(shapes, "Scoring._check_ids") == (
+        "Keep the argument `token_ids` of `Scoring` at most 16 long, as the message says: "
+        "“Requested token_ids of length VALUE, which is greater than max allowed: 16”"
+    )
+    # a field the class writes itself before the check is no longer what was given
+    page = page_in_function(shapes, "shapes", "Trimmed._check")
+    assert not any("as the message says" in s.text for s in page.solutions), page.solutions
+
+
+def test_a_keyword_value_no_longer_supported_is_left_out(shapes: Store) -> None:
+    # pydantic 2.7.1 dataclasses.py:142: `assert validate_on_init is not False`, the
+    # keyword's default None: leaving it out passes, and the fix leaves it out
+    page = page_in_function(shapes, "shapes", "dataset")
+    assert page.solutions[0].text == (
+        "Pass the argument `validate` of `dataset` other than `False`, or leave it out "
+        "(it is `None` by default)."
+    )
+    fix = page.example_fix
+    assert fix is not None
+    assert fix.before.endswith("dataset(validate=False)"), fix.before
+    assert fix.after.endswith("dataset()"), fix.after
+
+
+def test_what_a_value_cannot_be_is_said_of_the_argument_the_check_measures(
+    shapes: Store,
+) -> None:
+    # as "The {prompt_type} prompt cannot be empty" (vllm 0.33.0 input_processor.py:566),
+    # where the public call's own argument is what the check reads
+    page = page_in_function(shapes, "shapes", "label")
+    assert any(
+        s.text.startswith("Make the argument `text` of `label` not empty, as the message says")
+        for s in page.solutions
+    ), page.solutions
+
+
+def test_a_switch_is_given_up_only_where_the_message_refuses_it(shapes: Store) -> None:
+    # pydantic 2.7.1 deprecated/class_validators.py:127: a keyword the message calls
+    # deprecated and ignored is left out, with no call drawn as if that were all of it
+    page = page_in_function(shapes, "shapes", "share")
+    assert page.solutions[0].text == (
+        "Pass the argument `reuse` of `share` other than `True`, or leave it out "
+        "(it is `False` by default)."
+    )
+    assert page.example_fix is None
+    # click 8.1.7 core.py:2540: the message wants a name with the prompt, not the prompt
+    # given up
+    page = page_in_function(shapes, "shapes", "ask")
+    assert not any(s.text.startswith("Pass the argument `prompt`") for s in page.solutions)

@@ -52,7 +52,8 @@ def declared_keyword(
     record its module exports at any depth (`exported_record`) is a class users make too:
     for a rule the message itself states, not one read off the check (a record's check of
     one field against another, `rank != 0`, tells which of the two is the user's to change
-    no more than depth does)."""
+    no more than depth does), and a field no code of the class writes is as given to
+    whichever of its methods checks it."""
     if "." in owner or attribute.startswith("_"):
         return None
     if any(k.kind == KnobKind.FLAG for k in facts.knobs):
@@ -88,7 +89,10 @@ def declared_keyword(
     # a check `__post_init__` runs itself (`self._verify_args()`), before it sets the field
     called = _called_from_post_init(cls, method)
     if called is None:
-        return None
+        # a check run after construction (`params.verify()`, by the code the record is
+        # handed to) sees the field as the call gave it, for a rule the message states,
+        # when no code of the class ever writes it
+        return attribute if record and self_assignments(cls, attribute) == 0 else None
     post, line = called
     if self_assignments(post, attribute, line) > len(_normalized(post, attribute, line)):
         return None

@@ -6,6 +6,7 @@ when the value to pass is exact."""
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from errdex.explain.input_nodes import collection_members, field_key, is_call, key_test
@@ -41,10 +42,13 @@ def what_to_pass(
     described: dict[str, str],
     constants: dict[str, str],
     defaults: dict[str, str] | None = None,
+    refused: frozenset[str] = frozenset(),
 ) -> Instead | None:
     """The sentence for one condition shape; None for shapes not put in words exactly.
     `defaults` holds what an input is when the call leaves it out (its default's source):
-    "or leave it out" is said only where that value makes the condition false."""
+    "or leave it out" is said only where that value makes the condition false. `refused`
+    names the keywords whose value the message refuses (`refused_keywords`): only of those
+    is a switch's other value a way out."""
     defaults = defaults or {}
     if isinstance(node, ast.BoolOp):
         return _missing_keys(node, described) if isinstance(node.op, ast.And) else None
@@ -89,6 +93,12 @@ def what_to_pass(
                     return Instead(text, name, mine, None)
                 # a default that is not None (or not known) keeps the value that fails
                 return Instead(f"Pass None for {target}.", name, mine, "None")
+        if isinstance(right, ast.Constant) and isinstance(right.value, bool):
+            # the argument itself, not an attribute of an object passed (a compiler's
+            # `column.autoincrement`, made by the package from the user's declaration)
+            if name is None or name.rsplit(".", 1)[-1] not in refused:
+                return None
+            return _switch_refused(op, right.value, target, name, defaults, constants)
         values = _values(right, constants)
         if isinstance(op, ast.NotIn) and values:
             first = _first_literal(right, constants)
@@ -176,6 +186,53 @@ def what_to_pass(
 
 
 _UNKNOWN = object()
+# What a message says of a value it refuses outright.
+_REFUSES = re.compile(
+    r"\b(?:(?:no\s+longer|not)\s+(?:supported|allowed|permitted)|unsupported|deprecated|"
+    r"ignored)\b",
+    re.I,
+)
+
+
+def refused_keywords(message: str | None) -> frozenset[str]:
+    """The names a message refuses a value of: every name it writes, when it says what it
+    names is unsupported, deprecated or ignored ("validate_on_init=False is no longer
+    supported", "`allow_reuse` is deprecated and will be ignored"). Giving up a switch the
+    user set is a way out only then: elsewhere it drops what they asked for ("'name' is
+    required with 'prompt=True'" wants a name, not the prompt left out)."""
+    if message is None or _REFUSES.search(message) is None:
+        return frozenset()
+    return frozenset(re.findall(r"[A-Za-z_]\w*", message))
+
+
+def _switch_refused(
+    op: ast.cmpop,
+    value: bool,
+    target: str,
+    name: str,
+    defaults: dict[str, str],
+    constants: dict[str, str],
+) -> Instead | None:
+    """`validate_on_init is False` (pydantic's `dataclass`, "validate_on_init=False is no
+    longer supported"), `strict is not True`: one value of a switch refused, or the one it
+    needs. A keyword whose default is neither (`None`) is left out; one whose default is
+    the refused value is passed the other."""
+    mine = name.rsplit(".", 1)[-1].upper()
+    default = _default_value(name, defaults, constants)
+    if isinstance(op, ast.Is):
+        if default is not _UNKNOWN and default is not value:
+            text = (
+                f"Pass {target} other than {code(repr(value))}, or leave it out "
+                f"(it is {code(repr(default))} by default)."
+            )
+            # a switch the user turned on, left out, gives up what they asked for: no
+            # call drawn as if that were the whole change
+            return Instead(text) if value else Instead(text, name, repr(value), None)
+        return Instead(f"Pass {code(repr(not value))} for {target}.", name, mine, repr(not value))
+    if isinstance(op, ast.IsNot):
+        out = ", or leave it out" if default is value else ""
+        return Instead(f"Pass {code(repr(value))} for {target}{out}.", name, mine, repr(value))
+    return None
 
 
 def _default_value(name: str, defaults: dict[str, str], constants: dict[str, str]) -> object:

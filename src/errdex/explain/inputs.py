@@ -26,7 +26,7 @@ from errdex.explain.empty_objects import empty_is_nonsense
 from errdex.explain.init_values import allows, decided
 from errdex.explain.input_nodes import conjuncts, field_key, free_names, is_call, key_test
 from errdex.explain.input_shapes import module_patterns, more_shapes
-from errdex.explain.input_words import SPREAD_LEFT_OUT, Instead, what_to_pass
+from errdex.explain.input_words import SPREAD_LEFT_OUT, Instead, refused_keywords, what_to_pass
 from errdex.explain.item_fields import own_init
 from errdex.explain.kept_argument import kept_arguments
 from errdex.explain.none_assigned import none_from_keyword
@@ -318,13 +318,15 @@ def _input_instead(
         # nothing else sets (`kept_argument`)
         return None
     else:
-        instead = what_to_pass(node, inputs, constants, read.defaults) or more_shapes(
+        message = facts.stored.site.message
+        refused = refused_keywords(message.text if message is not None else None)
+        instead = what_to_pass(node, inputs, constants, read.defaults, refused) or more_shapes(
             node,
             inputs,
             constants,
             patterns,
             lambda part: (
-                what_to_pass(part, inputs, constants, read.defaults)
+                what_to_pass(part, inputs, constants, read.defaults, refused)
                 or more_shapes(part, inputs, constants, patterns, lambda _: None)
             ),
         )

@@ -24,6 +24,15 @@ the user's terms:
   class's method, the sentence says it "should implement" (or "define") that method by
   name, and no class of the package defines it (`overrides.py` names those otherwise).
 
+The sentence may say what the value must not be ("The prompt cannot be empty", "x cannot
+be greater than 10": said as what it must be, "not empty", "at most 10") or that it went
+past a limit given as a number ("Requested logprob_token_ids of length {n}, which is greater
+than max allowed: 128": "at most 128 long"). Those are said of the value the check reads as
+it is, or of its length through a local (`n = len(self.logprob_token_ids)`): a subject that
+names a parameter ("Mapped LoRA weight name cannot be None") may speak of what the code
+made of it. A record's field that no code of its class writes is the keyword the user gave,
+whichever of its methods checks it (`SamplingParams.verify()`, run by the engine).
+
 What the program computes or allocates itself (an internal function's argument, a tensor,
 a count it keeps) is none of these, and gets nothing here: such a page is an internal
 invariant. A sentence a solution already quotes is left to it.
@@ -64,6 +73,32 @@ _MUST = re.compile(
     r"(?P<wants>\S.*?)\s*[.!]?$",
     re.I,
 )
+# "The {prompt_type} prompt cannot be empty", "name must not be None", "threshold cannot be
+# greater than 10": what the value must not be, said only of what a value is (empty, None,
+# negative, past a bound), not of a use ("cannot be used with"), nor of a pair ("cannot be
+# both"), which name arguments to give rather than one value's rule.
+_MUST_NOT = re.compile(
+    rf"^(?P<subject>{_WORD}(?:\s+{_WORD}){{0,4}}?)\s+"
+    r"(?:cannot|can't|can\s+not|(?:must|may|should)\s+not|mustn't|shouldn't)\s+be\s+"
+    r"(?P<wants>(?:empty|blank|None|zero|negative|an?\s+empty\s+\w+|(?:greater|larger|more|"
+    r"higher|bigger|longer|less|smaller|fewer|lower|shorter)\s+than\s+\S.*?))\s*[.!]?$",
+    re.I,
+)
+# What "not" a bound is, as the bound that holds: "not greater than 10" is "at most 10".
+_NOT_ABOVE = re.compile(r"^(?:greater|larger|more|higher|bigger|longer)\s+than\s+", re.I)
+_NOT_BELOW = re.compile(r"^(?:less|smaller|fewer|lower|shorter)\s+than\s+", re.I)
+# "Requested logprob_token_ids of length {n}, which is greater than max allowed: 128",
+# "Identifier '{ident}' exceeds maximum length of 30 characters": the value past a limit
+# the message gives as a number (a limit from a placeholder is a setting's, said by it)
+_PAST_LIMIT = re.compile(
+    r"^(?P<subject>[^,;:]{1,80}?)(?:,?\s+which\s+is|\s+(?:is|are))?\s+"
+    r"(?:(?:is\s+)?(?:greater|larger|more|longer|bigger)\s+than|exceeds?|is\s+over)\s+"
+    r"(?:the\s+)?(?:max(?:imum)?|limit)(?:\s+(?:allowed|supported|permitted))?"
+    r"(?:\s+(?P<measure>length|size|count|number))?\s*(?:of\s+|:\s*|=\s*)?"
+    r"(?P<limit>\d+)(?:\s+(?P<unit>[a-z]+))?\s*[.!]?$",
+    re.I,
+)
+_LENGTH = re.compile(r"\blength\b", re.I)
 # "Unsupported type, must be either BaseModel or dataclass", "...; should be string, list or
 # set": what the value must be, the value itself named before.
 _MUST_ALONE = re.compile(
@@ -142,6 +177,10 @@ class Requirement:
     verb: str
     wants: str
     got: str | None = None
+    # said of the value the check reads as it is (empty, None, past a limit): a subject
+    # that names a parameter ("Mapped LoRA weight name cannot be None") may speak of what
+    # the code made from it (`mapped_name = mapper.map(name)`), which the check reads
+    as_given: bool = False
 
 
 def _unshown(clause: str) -> str:
@@ -166,6 +205,16 @@ def requirements(message: str) -> list[Requirement]:
                 continue
             found.append(Requirement(clause, match["subject"], verb, match["wants"]))
             continue
+        match = _MUST_NOT.match(text)
+        if match is not None:
+            wants = _not_be(match["wants"])
+            found.append(Requirement(clause, match["subject"], "be", wants, as_given=True))
+            continue
+        match = _PAST_LIMIT.match(text)
+        if match is not None:
+            wants = _within(match)
+            found.append(Requirement(clause, match["subject"], "be", wants, as_given=True))
+            continue
         match = _MUST_ALONE.match(text)
         if match is not None and not _USE_VERBS.match(match["wants"]):
             found.append(Requirement(clause, None, match["verb"].lower(), match["wants"]))
@@ -179,6 +228,22 @@ def requirements(message: str) -> list[Requirement]:
             wants = match["wants"] or match["before"]
             found.append(Requirement(clause, None, "expected", wants, match["got"]))
     return found
+
+
+def _not_be(wants: str) -> str:
+    """What a value "cannot be", as what it must be: "at most 10" for "greater than 10"."""
+    for negated, bound in ((_NOT_ABOVE, "at most "), (_NOT_BELOW, "at least ")):
+        if negated.match(wants):
+            return negated.sub(bound, wants, count=1)
+    return f"not {wants}"
+
+
+def _within(past: re.Match[str]) -> str:
+    """The bound a value past a limit must keep within: "at most 128", "at most 30
+    characters long" for a length ("exceeds maximum length of 30 characters")."""
+    unit = f" {past['unit']}" if past["unit"] else ""
+    long = past["measure"] == "length" or _LENGTH.search(past["subject"]) is not None
+    return f"at most {past['limit']}{unit}" + (" long" if long else "")
 
 
 def requirement_solution(facts: Facts, quoted: list[str]) -> Solution | None:
@@ -230,6 +295,8 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
         param = named_parameter(stated.subject, params)
         if param is not None and not _tested(param, facts, function):
             return None  # the check reads something else: the message's subject is not it
+        if param is not None and stated.as_given and not _read_as_given(param, facts, function):
+            return None  # the check reads what the code made of it, not the value given
         if param is None and _ARGUMENT_SUBJECT.match(stated.subject):
             read = arguments_read(facts)  # "List argument": the one argument the test reads
             param = read[0] if len(read) == 1 else None
@@ -443,6 +510,7 @@ def _constructor_keyword(subject: str, facts: Facts) -> tuple[str | None, str]:
     if not owner or "." in owner or not facts.held:
         return None, ""
     read = set(re.findall(r"\bself\.([A-Za-z]\w*)\b(?!\s*\()", facts.held[-1].text))
+    read |= _measured_attributes(facts)
     keywords: dict[str, str] = {}
     for attribute in sorted(read):
         keyword = facts.read.init_params.get(attribute)
@@ -452,6 +520,42 @@ def _constructor_keyword(subject: str, facts: Facts) -> tuple[str | None, str]:
             keywords[attribute] = keyword
     attribute = named_parameter(subject, tuple(keywords))
     return (keywords[attribute], owner) if attribute is not None else (None, "")
+
+
+def _read_as_given(param: str, facts: Facts, function: ast.FunctionDef) -> bool:
+    """Whether the raise's own test reads the parameter as it is, or its length through a
+    local assigned once (`n = len(tokens)`)."""
+    read, measured = _measured(facts, function)
+    return param in read or any(isinstance(v, ast.Name) and v.id == param for v in measured)
+
+
+def _measured_attributes(facts: Facts) -> set[str]:
+    """The attributes the raise's own test reads through a local that holds one as it is
+    or its length, assigned once (`n = len(self.logprob_token_ids)`, then `n > 128`)."""
+    function = facts.site_function()
+    if function is None:
+        return set()
+    _, measured = _measured(facts, function)
+    return {a for v in measured if (a := self_attribute(v)) is not None}
+
+
+def _measured(facts: Facts, function: ast.FunctionDef) -> tuple[set[str], list[ast.expr]]:
+    """(the names the raise's own test reads, what each of its locals assigned once holds:
+    the value itself, or the value whose length it is)."""
+    test = parse_expression(facts.held[-1].text) if facts.held else None
+    if test is None:
+        return set(), []
+    read = names_read(test)
+    sources = local_sources(function)
+    measured: list[ast.expr] = []
+    for name in sorted(read):
+        made = sources.get(name, [])
+        value = made[0] if len(made) == 1 else None
+        if isinstance(value, ast.Call) and _call_of(value, "len") is not None:
+            value = value.args[0]
+        if isinstance(value, ast.expr):
+            measured.append(value)
+    return read, measured
 
 
 def _checked_as_given(facts: Facts, owner: str, attribute: str) -> bool:
