@@ -439,6 +439,10 @@ class FlagIndex:
     ) -> KnobLink | None:
         name = parts[-1]
         receiver = parts[-2]
+        if len(parts) >= 3 and parts[-3] not in OWN_OBJECT and receiver not in OWN_OBJECT:
+            nested = self._section_key(parts)
+            if nested is not None:
+                return nested
         if receiver not in OWN_OBJECT and self._json_flag_field(receiver):
             # `attention_config.backend`, where `--attention-config` takes a JSON object of
             # fields: that flag sets it (a `--backend` of another parser does not)
@@ -515,6 +519,47 @@ class FlagIndex:
             bare=bare,
             negated=bare and form is not None and form.negated,
         )
+
+    def _section_key(self, parts: list[str]) -> KnobLink | None:
+        """`compilation_config.dynamic_shapes_config.type`, where `--compilation-config`
+        takes a JSON object whose key `dynamic_shapes_config` is a section of its own class
+        (`DynamicShapesConfig`) and `type` a key of that class: the flag, with the section
+        as its key and `type` nested under it (`{"dynamic_shapes_config": {"type": ...}}`).
+        None for anything else: a section's name that is no key of the flag's object, or a
+        name its class's constructor does not take (state the program fills in)."""
+        outer, section, key = parts[-3:]
+        if not self._json_flag_field(outer) or not self.user_key(key):
+            return None
+        if self._json_flag_field(section):
+            return None  # the section's own flag (`--eplb-config`): matched by the last two
+
+        owner = self._object_class(outer)
+        inner = self._sections.get(owner, {}).get(section) if owner is not None else None
+        if inner is None or key not in self._keys.get(inner, ()):
+            return None
+        knob = self.flag(["args", outer], ".".join(parts[:-2]), None)
+        if knob is None:
+            return None
+        via = f"`{key}` is a key of the section `{section}` (`{inner}`) of `{knob.name}`'s JSON"
+        return msgspec.structs.replace(
+            knob,
+            behind=".".join(parts),
+            via=f"{via}; {knob.via}" if knob.via else via,
+            json_key=section,
+            dict_key=key,
+            key_default=self._yes_no_default(inner, key),
+        )
+
+    def section_doc(self, knob: KnobLink) -> str | None:
+        """The doc of a key nested in a section of a JSON-valued flag's object
+        (`_section_key`), declared in the section's class."""
+        if knob.json_key is None or knob.dict_key is None or knob.kind != KnobKind.FLAG:
+            return None
+        owner = self._object_class(knob.name.lstrip("-").replace("-", "_"))
+        inner = self._sections.get(owner, {}).get(knob.json_key) if owner is not None else None
+        if inner is None:
+            return None
+        return self.field_doc(knob.dict_key, f"self.{knob.dict_key}", inner)
 
     def _field_default(self, owner: str, name: str) -> str | None:
         """The literal default of the field `name` of the class `owner`, followed through

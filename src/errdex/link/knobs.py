@@ -131,6 +131,8 @@ class KnobIndex:
             parts[-1] not in self._attributes
             and parts[-2] not in self._receivers
             and (parts[-2], parts[-1]) not in self._named_properties
+            # a key of a section of a JSON-valued flag's object (`FlagIndex._section_key`)
+            and (len(parts) < 3 or parts[-3] not in self._receivers)
         )
 
     def knobs(
@@ -344,7 +346,10 @@ class KnobIndex:
         elif knob.kind == KnobKind.FLAG:
             # a key of a JSON-valued flag's object: that key's own doc
             field = knob.json_key or knob.name[2:].replace("-", "_")
-            doc = self.flags.field_doc(field, knob.behind, class_name)
+            # a key nested in a section of the object: that key's doc in the section's class
+            doc = self.flags.section_doc(knob) or self.flags.field_doc(
+                field, knob.behind, class_name
+            )
         return msgspec.structs.replace(knob, doc=doc) if doc else knob
 
     # -- names -----------------------------------------------------------------------------
@@ -434,10 +439,11 @@ class KnobIndex:
         via = f"`{dotted}` is `{value}` (set in `{class_name}.__init__`)"
         out: list[KnobLink] = []
         for knob in self._resolve(value, facts, class_name, {}, depth=1):
-            keyed = self._held_key(knob, value)
+            keyed = self._held_key(knob, value) or _nested_key(knob, value)
             # only a setting that gives the value itself: one key of a JSON-valued flag's
-            # object (`self._backend = attention_config.trtllm_ragged_backend`), not a
-            # flag behind a part of it, nor one whose value is a whole configuration object
+            # object (`self._backend = attention_config.trtllm_ragged_backend`) or of a
+            # section of it, not a flag behind a part of it, nor one whose value is a whole
+            # configuration object
             if not keyed and not (
                 knob.same_value
                 and knob.sets is None
@@ -837,6 +843,13 @@ def _whole(knob: KnobLink, value: str) -> list[KnobLink]:
     ):
         return [msgspec.structs.replace(knob, json_fields=(*knob.json_fields, SECTION_FIELDS))]
     return [knob]
+
+
+def _nested_key(knob: KnobLink, value: str) -> list[KnobLink]:
+    """The knob of a key nested in a section of a JSON-valued flag's object when it gives
+    `value` as it is (`FlagIndex._section_key`)."""
+    nested = knob.json_key is not None and knob.dict_key is not None
+    return [knob] if nested and knob.behind == value and knob.same_value else []
 
 
 def _last_two(dotted: str) -> tuple[str, str]:
