@@ -183,6 +183,27 @@ FILES = {
                     raise RuntimeError("Only one live display may be active at once")
                 self.live = live
         """,
+    "decl/pool.py": """
+        from .schema import NoTableError
+
+        BACKENDS = {"eager": 1, "lazy": 2}
+
+
+        class Pool:
+            def __init__(self):
+                self._handles = {}
+
+            def handle(self, key):
+                if key not in self._handles:
+                    raise NoTableError(f"could not find handle {key} in the pool")
+                return self._handles[key]
+
+
+        def backend(name):
+            if name not in BACKENDS:
+                raise NoTableError(f"could not find backend {name}")
+            return BACKENDS[name]
+        """,
 }
 
 
@@ -291,3 +312,13 @@ def test_what_no_user_declares_gets_no_declaration(decl: Store) -> None:
             s.text.startswith(("Declare", "Mark", "Define", "Give", "Pass a value"))
             for s in page.solutions
         ), message
+
+
+def test_a_lookup_in_the_package_s_own_table_is_no_declaration_of_the_user_s(
+    decl: Store,
+) -> None:
+    # `self._handles` is the pool's private state and `BACKENDS` a table of the module's
+    # own: no user declares a name in either; the way out is another name, not this rule's
+    for message in ("could not find handle", "could not find backend"):
+        page = page_with_message(decl, "decl", message)
+        assert not any(s.text.startswith("Declare") for s in page.solutions), message

@@ -50,6 +50,10 @@ VISITED = {
 
         class VARCHAR(String):
             __visit_name__ = "VARCHAR"
+
+
+        class Text(String):
+            __visit_name__ = "text"
         """,
     "typeset/sql/compiler.py": """
         class CompileError(Exception):
@@ -111,6 +115,31 @@ VISITED = {
                     raise compiler.CompileError("Unicode requires a collation name")
                 return "NVARCHAR"
         """,
+    "typeset/other/__init__.py": "",
+    "typeset/other/base.py": """
+        from ..sql import compiler
+        from ..sql.types import VARCHAR, Unicode
+
+
+        class OtherTypeCompiler(compiler.GenericTypeCompiler):
+            def visit_string(self, type_, **kw):
+                return "TEXT"
+
+            def visit_VARCHAR(self, type_, **kw):
+                if type_.length is None:
+                    raise compiler.CompileError("VARCHAR requires a length on other")
+                return "VARCHAR(%d)" % type_.length
+
+            def visit_Unicode(self, type_, **kw):
+                if type_.collation is None:
+                    raise compiler.CompileError("Unicode requires a collation on other")
+                return "NVARCHAR"
+
+
+        class LegacyTypeCompiler:
+            def visit_text(self, type_, **kw):
+                return self.visit_VARCHAR(type_, **kw)
+        """,
 }
 
 
@@ -155,3 +184,25 @@ def test_no_class_of_that_name_or_no_constructor_taking_it_gets_nothing_here(
     for function in ("GenericTypeCompiler.visit_unary", "DialectTypeCompiler.visit_Unicode"):
         found = first_solution(visited, function)
         assert found is None or "you build" not in found
+
+
+def test_a_method_the_class_overrides_or_another_class_defines_hands_nothing_on(
+    visited: Store,
+) -> None:
+    # the dialect renders `String` itself (`visit_string` returns "TEXT"): a `String` never
+    # reaches its `visit_VARCHAR`; `LegacyTypeCompiler` hands `Text` on, but it is no base
+    # of the dialect's compiler; `Unicode` still reaches it through the base's method
+    assert first_solution(visited, "OtherTypeCompiler.visit_VARCHAR") == (
+        "Pass `length` to the `VARCHAR` (or the `Unicode` visited as one) you build: "
+        "`VARCHAR(length=...)`; `OtherTypeCompiler.visit_VARCHAR` is handed that object "
+        "when it is visited, and raises when its `length` is None."
+    )
+
+
+def test_a_class_visited_under_another_name_is_not_the_one_the_method_is_named_for(
+    visited: Store,
+) -> None:
+    # `Unicode` declares `__visit_name__ = "unicode"`: its objects go to `visit_unicode`,
+    # never to `visit_Unicode`, though its constructor (`String`'s) takes `collation`
+    found = first_solution(visited, "OtherTypeCompiler.visit_Unicode")
+    assert found is None or "you build" not in found

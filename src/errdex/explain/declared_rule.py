@@ -44,6 +44,7 @@ from errdex.explain.entry_input import CHECKS
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.stated_requirement import message_text
+from errdex.explain.table_lookup import module_names
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
 
@@ -235,8 +236,10 @@ def _looked_up(name: str, facts: Facts) -> tuple[str, int] | None:
     """The container a test on the raise's path looks the placeholder's expression up in
     (`tablekey not in parenttable.metadata`), with the test's line, or None."""
     wanted = parse_expression(name[1:-1])
-    if wanted is None:
+    tree = facts.source_tree()
+    if wanted is None or tree is None:
         return None
+    own = module_names(tree)  # the module's own tables: no user declares a name in them
     for check in reversed([c for c in facts.held if c.kind in CHECKS]):
         test = parse_expression(check.text)
         for node in ast.walk(test) if test is not None else ():
@@ -246,9 +249,18 @@ def _looked_up(name: str, facts: Facts) -> tuple[str, int] | None:
                 and isinstance(node.ops[0], ast.NotIn)
                 and ast.dump(node.left) == ast.dump(wanted)
                 and isinstance(node.comparators[0], (ast.Name, ast.Attribute))
+                and _users(ast.unparse(node.comparators[0]), own)
             ):
                 return ast.unparse(node.comparators[0]), check.line
     return None
+
+
+def _users(container: str, own: set[str]) -> bool:
+    """Whether a container may hold what the user declared: not a table of the module's
+    own (`BACKENDS`, assigned or imported at its top) nor one held in a private attribute
+    (`self._handles`, the package's own state)."""
+    parts = container.split(".")
+    return parts[0] not in own and not any(p.startswith("_") for p in parts)
 
 
 _RULES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], Facts], str | None]], ...] = (

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 
 from errdex.explain.callee_advice import resolve_called
 from errdex.explain.context import Facts, at_margin, top_class_in
@@ -130,29 +131,56 @@ def _required(init: ast.FunctionDef) -> list[str]:
 
 def _visited_constructor(facts: Facts, name: str) -> ast.FunctionDef | None:
     """The constructor of the class `name` the site's file defines or imports by name from
-    a module of the package, read in the file that defines it (bases there followed)."""
+    a module of the package, read in the file that defines it (bases there followed);
+    None where the class declares a `__visit_name__` other than `name` (its objects are
+    handed to the method of that name, not to `visit_<name>`)."""
     tree = facts.source_tree()
     module = module_name(facts.stored.file)[0]
     found = _class_text(facts, tree, module, name) if tree is not None else None
-    if found is None:
+    if found is None or _visit_name(found[0], name) not in (None, name):
         return None
     return _constructor(found[0], name)
+
+
+def _visit_name(text: str, name: str) -> str | None:
+    """The `__visit_name__` the top-level class `name` of `text` declares, or the first of
+    its bases (by name, in the same text, a few levels) that declares one; None when none
+    does."""
+    for cls in _lineage(text, name):
+        for statement in cls.body:
+            if (
+                isinstance(statement, ast.Assign)
+                and any(
+                    isinstance(t, ast.Name) and t.id == "__visit_name__" for t in statement.targets
+                )
+                and isinstance(statement.value, ast.Constant)
+                and isinstance(statement.value.value, str)
+            ):
+                return statement.value.value
+    return None
 
 
 def _constructor(text: str, name: str) -> ast.FunctionDef | None:
     """The constructor of the top-level class `name` of `text`: its own `__init__`, else
     that of the first of its bases (by name, in the same text, a few levels) that defines
     one; None when not found."""
-    cls = top_class_in(text, name)
-    for _ in range(_MAX_BASES):
-        if cls is None:
-            return None
+    for cls in _lineage(text, name):
         init = own_init(cls)
         if init is not None:
             return init
+    return None
+
+
+def _lineage(text: str, name: str) -> Iterator[ast.ClassDef]:
+    """The top-level class `name` of `text`, then its first base, and that one's, while
+    the same text defines them (a few levels)."""
+    cls = top_class_in(text, name)
+    for _ in range(_MAX_BASES):
+        if cls is None:
+            return
+        yield cls
         bases = [b for b in map(base_name, cls.bases) if b is not None]
         cls = top_class_in(text, bases[0]) if bases else None
-    return None
 
 
 def _listed(names: list[str]) -> str:
@@ -172,12 +200,15 @@ def _also_visited(facts: Facts, owner: str, method: str, name: str, attribute: s
     if tree is None or cls is None or facts.file_text is None:
         return []
     module = module_name(facts.stored.file)[0]
-    delegating = re.compile(
-        rf"\n[ \t]+def visit_(\w+)\(self, (\w+)(?:, \*\*\w+)?\):\s*\n"
-        rf"[ \t]+return self\.{re.escape(method)}\(\2(?:, \*\*\w+)?\)\n"
-    )
-    texts = [facts.source_text or "", *_base_texts(facts, tree, module, cls)]
-    handed = dict.fromkeys(m.group(1) for t in texts for m in delegating.finditer(t))
+    # the visitor methods of the site's class and of its bases (in its file, and those it
+    # names from other files, a level): a method the class defines itself is not its
+    # bases' (an override that renders the type its own way hands nothing on), and another
+    # class of the same files is no base at all
+    methods = _own_methods(facts.source_text or "", cls)
+    for text, base in _base_classes(facts, tree, module, cls):
+        for visit, function in _own_methods(text, base).items():
+            methods.setdefault(visit, function)
+    handed = [v[len(_PREFIX) :] for v, f in methods.items() if _hands_on(f, method)]
     if not handed:
         return []
     visited = _class_text(facts, tree, module, name)
@@ -200,6 +231,43 @@ def _also_visited(facts: Facts, owner: str, method: str, name: str, attribute: s
                 found.append(other)
             break
     return found[:_MAX_ALSO]
+
+
+def _own_methods(text: str, cls: ast.ClassDef) -> dict[str, ast.FunctionDef]:
+    """The `visit_` methods of the class and of its bases defined in the same file (the
+    class's own first), by name."""
+    methods: dict[str, ast.FunctionDef] = {}
+    seen: set[str] = set()
+    pending: list[ast.ClassDef] = [cls]
+    while pending and len(seen) <= _MAX_BASES:
+        current = pending.pop(0)
+        seen.add(current.name)
+        for statement in current.body:
+            if isinstance(statement, ast.FunctionDef) and statement.name.startswith(_PREFIX):
+                methods.setdefault(statement.name, statement)
+        for written in map(base_name, current.bases):
+            base = top_class_in(text, written) if written and written not in seen else None
+            if base is not None:
+                pending.append(base)
+    return methods
+
+
+def _hands_on(function: ast.FunctionDef, method: str) -> bool:
+    """Whether the method only hands its argument on to `method` (`return
+    self.visit_VARCHAR(type_, **kw)`)."""
+    params = [a.arg for a in function.args.args]
+    body = function.body[1:] if ast.get_docstring(function) is not None else function.body
+    if len(params) != 2 or len(body) != 1 or not isinstance(body[0], ast.Return):
+        return False
+    call = body[0].value
+    return (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and isinstance(call.func.value, ast.Name)
+        and call.func.value.id == params[0]
+        and call.func.attr == method
+        and [ast.unparse(a) for a in call.args] == [params[1]]
+    )
 
 
 def class_in_site_file(facts: Facts, name: str) -> ast.ClassDef | None:
@@ -247,6 +315,21 @@ def _class_text(facts: Facts, tree: ast.Module, module: str, name: str) -> tuple
         return (facts.source_text or "", module) if tree is facts.source_tree() else None
     text = _module_text(facts, found[0])
     return (text, found[0]) if text is not None else None
+
+
+def _base_classes(
+    facts: Facts, tree: ast.Module, module: str, cls: ast.ClassDef
+) -> list[tuple[str, ast.ClassDef]]:
+    """The class's direct bases defined in other files, each with its file's text."""
+    found: list[tuple[str, ast.ClassDef]] = []
+    for base in cls.bases:
+        written = ast.unparse(base.value if isinstance(base, ast.Subscript) else base)
+        at = _resolved(tree, module, written)
+        text = _module_text(facts, at[0]) if at is not None and at[0] != module else None
+        defined = top_class_in(text, at[1]) if text is not None and at is not None else None
+        if text is not None and defined is not None:
+            found.append((text, defined))
+    return found
 
 
 def _base_texts(facts: Facts, tree: ast.Module, module: str, cls: ast.ClassDef) -> list[str]:
