@@ -146,6 +146,24 @@ CMD = {
     "cmd/ops/__init__.py": "",
     "cmd/ops/sharded.py": KERN["kern/ops/sharded.py"],
     "cmd/ops/experts.py": KERN["kern/ops/experts.py"],
+    "cmd/ops/runner.py": """
+        class Runner:
+            def __init__(self, server_cmd):
+                self.server_cmd = server_cmd
+
+            def reset(self):
+                if "--disk-cache" in self.server_cmd:
+                    raise NotImplementedError("the server cannot reset its disk cache")
+        """,
+    "cmd/ops/layer.py": """
+        class Layer:
+            def __init__(self, config):
+                if config.cache_config.cache_dtype not in ("auto", "fp8"):
+                    raise NotImplementedError("Layer needs an fp8 or automatic cache")
+                if config.model_config.hf_config.tied:
+                    raise NotImplementedError("Layer cannot tie its embeddings")
+                self.config = config
+        """,
 }
 
 
@@ -260,6 +278,21 @@ def test_a_raise_of_an_invariants_class_in_an_internal_method_offers_no_argument
     # a library's users hold its objects and call their methods: kept
     page = page_with_message(kern, "kern", "Experts does not support weight_on_input=True.")
     assert any("`weight_on_input` of `Experts.apply`" in s.text for s in page.solutions)
+
+
+def test_an_invariants_raise_on_what_the_user_gave_handed_down_keeps_its_way_out(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # an option of the command line the user wrote, which the package hands its own object
+    for store in indexed_package(tmp_path_factory.mktemp("cmd"), "cmd", CMD):
+        page = page_with_message(store, "cmd", "the server cannot reset its disk cache")
+        assert any("`'--disk-cache'` out of the argument" in s.text for s in page.solutions)
+        # a field of a configuration the argument holds: the user's setting, handed down
+        page = page_with_message(store, "cmd", "Layer needs an fp8 or automatic cache")
+        assert any("`.cache_config.cache_dtype`" in s.text for s in page.solutions)
+        # deeper is what a configuration read, not a setting: still nothing
+        page = page_with_message(store, "cmd", "Layer cannot tie its embeddings")
+        assert page.solutions == []
 
 
 # A package driven by its command whose top package lists a deep class in its `__all__`,

@@ -95,6 +95,24 @@ def named_argument(solution: Solution, facts: Facts) -> bool:
     return re.search(rf"`[\w.]+` of {re.escape(code(callee))}", solution.text) is not None
 
 
+# "Leave `'--vector-disk-cache'` out of the argument `server_cmd`": an option of a command
+# line, which the user wrote and the package passes on
+_COMMAND_LINE = re.compile(r"^Leave `'--?\w[\w-]*'` out of the argument ")
+# "with a `.cache_config.cache_dtype`", "whose `parallel_config.enable_eplb`": a field of one
+# of the configurations the argument holds (not deeper: `model_config.hf_config.x` is what
+# a configuration read from the model's files)
+_HELD_SETTING = re.compile(r"(?:with a `\.|whose `)\w+\.\w+`")
+
+
+def users_setting(solution: Solution) -> bool:
+    """Whether `solution` changes what the user gave, only handed down to the argument: an
+    option of a command line the argument holds, or a field of a configuration it holds
+    (`vllm_config.cache_config.cache_dtype`, set by the user's flag or config file)."""
+    if solution.kind != "input":
+        return False
+    return bool(_COMMAND_LINE.match(solution.text) or _HELD_SETTING.search(solution.text))
+
+
 def owner_keyword(solution: Solution, facts: Facts) -> bool:
     """Whether `solution` changes a keyword of the constructor of the asserting method's
     own class, which set the attribute the assert tests (`self.sym_shape_indices`)."""
@@ -148,7 +166,13 @@ def state_gated(kept: list[Solution], facts: Facts) -> list[Solution]:
     if widened and (made or top_exported(facts) or not facts.scripts):
         return kept
 
+    # an invariant's raise on what the user gave, handed down unchanged: with no flag
+    # offered for it, the argument's spelling is the page's only way out
+    handed = widened and not any(s.kind == "setting" for s in kept)
+
     def internal(solution: Solution) -> bool:
+        if handed and users_setting(solution):
+            return False
         if not users and own_argument(solution, facts):
             # an invariant's raise: only what names an argument, not "Define it in your
             # subclass of `Base`" (a base users may subclass: its way out)
