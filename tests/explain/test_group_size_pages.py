@@ -42,6 +42,31 @@ FILES = {
                 else:
                     raise ValueError("fewer KV heads than ranks")
         """,
+    # a helper whose size parameter its callers fill with the accessor's call
+    "eng/groups.py": """
+        from eng.state import get_tensor_model_parallel_world_size
+
+
+        def groups_per_rank(total_groups: int, tp_size: int) -> int:
+            if total_groups % tp_size == 0:
+                return total_groups // tp_size
+            if tp_size % total_groups == 0:
+                return 1
+            raise ValueError("one must divide the other")
+
+
+        def heads_per_rank(num_heads: int, tp_size: int) -> int:
+            if num_heads % tp_size != 0:
+                raise ValueError("heads must divide evenly")
+            return num_heads // tp_size
+
+
+        class Layer:
+            def __init__(self, groups: int, num_heads: int):
+                tp_size = get_tensor_model_parallel_world_size()
+                groups_per_rank(groups, tp_size)
+                heads_per_rank(num_heads, get_tensor_model_parallel_world_size())
+        """,
 }
 
 
@@ -74,3 +99,18 @@ def test_no_other_branch_where_it_raises(eng: Store) -> None:
     first = _first(eng, "RaisingAttention.__init__", "KV heads must divide evenly")
     assert first.startswith("Pass `--tensor-parallel-size` with a size that divides"), first
     assert "other branch" not in first
+
+
+def test_neither_dividing_the_other_takes_a_size_that_divides_or_a_multiple(eng: Store) -> None:
+    (site,) = [s for s in eng.list_sites("eng") if s.site.function == "groups_per_rank"]
+    texts = [s.text for s in build_page(eng, site.id).solutions]
+    assert texts[0].startswith(
+        "Pass `--tensor-parallel-size` with a size that divides `total_groups`"
+    ), texts
+    assert texts[1].startswith("Pass `--tensor-parallel-size` with a multiple of `total_groups`")
+
+
+def test_one_remainder_of_another_count_names_no_size(eng: Store) -> None:
+    (site,) = [s for s in eng.list_sites("eng") if s.site.function == "heads_per_rank"]
+    page = build_page(eng, site.id)
+    assert not any("--tensor-parallel-size" in s.text for s in page.solutions), page.solutions

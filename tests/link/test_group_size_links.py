@@ -135,14 +135,16 @@ WORKER_IMPORTING_IN_ITS_BODY = """
 """
 
 
-def link(worker: str = WORKER) -> dict[str, IndexedSite]:
+def link(
+    worker: str = WORKER, model: tuple[str, str] = ("eng/model.py", MODEL)
+) -> dict[str, IndexedSite]:
     facts = [
         extract_file(path, textwrap.dedent(text).encode())
         for path, text in (
             ("eng/config.py", CONFIG),
             ("eng/state.py", STATE),
             ("eng/worker.py", worker),
-            ("eng/model.py", MODEL),
+            model,
         )
     ]
     sites = link_version("demo", facts)
@@ -185,3 +187,63 @@ def test_a_size_of_the_group_an_accessor_returns_reaches_its_flag_and_a_rank_doe
 def test_a_caller_importing_the_function_in_its_body_is_followed_to_its_flag() -> None:
     site = link(WORKER_IMPORTING_IN_ITS_BODY)["KV heads must divide evenly"]
     assert [k.name for k in site.knobs if k.group_size] == ["--tensor-parallel-size"]
+
+
+# a helper whose size parameter every caller fills with the accessor's call, in the call
+# or through a local; and one whose other caller passes a number of its own
+HELPERS = """
+    from eng.state import get_tensor_model_parallel_world_size
+
+
+    def groups_per_rank(total_groups: int, tp_size: int) -> int:
+        if total_groups <= 0 or tp_size <= 0:
+            raise ValueError("sizes must be positive")
+        if total_groups % tp_size == 0:
+            return total_groups // tp_size
+        if tp_size % total_groups == 0:
+            return 1
+        raise ValueError("one must divide the other")
+
+
+    def partition(*, total_groups: int, tp_size: int) -> int:
+        return groups_per_rank(total_groups, tp_size)
+
+
+    def scaled(tp_size: int, n: int) -> int:
+        if tp_size * 2 > n:
+            raise ValueError("twice the size past n")
+        return n
+
+
+    def mixed(heads: int, tp_size: int) -> int:
+        if heads % tp_size != 0:
+            raise ValueError("heads split unevenly")
+        return heads
+
+
+    class Layer:
+        def __init__(self, kv_heads: int, n: int):
+            partition(total_groups=kv_heads, tp_size=get_tensor_model_parallel_world_size())
+            tp_size = get_tensor_model_parallel_world_size()
+            groups_per_rank(kv_heads, tp_size)
+            scaled(get_tensor_model_parallel_world_size(), n)
+            mixed(kv_heads, get_tensor_model_parallel_world_size())
+            mixed(kv_heads, 4)
+"""
+
+
+def test_a_size_parameter_its_callers_fill_with_the_accessor_reaches_the_flag() -> None:
+    sites = link(model=("eng/helpers.py", HELPERS))
+    sized = [k for k in sites["one must divide the other"].knobs if k.group_size]
+    assert [(k.name, k.behind) for k in sized] == [("--tensor-parallel-size", "tp_size")]
+    (knob,) = sized
+    assert knob.via is not None
+    assert "`tp_size` is the `tp_size` that `partition`" in knob.via
+    assert "`tp_size` is `get_tensor_model_parallel_world_size()`, given by" in knob.via
+    assert "passes `parallel_config.tensor_parallel_size`" in knob.via
+    assert not knob.same_value
+    # the size compared only with a literal (no remainder), read in a product: the flag
+    # does not say which way the test goes; a caller passing a number of its own: no
+    # setting decides the parameter
+    for message in ("sizes must be positive", "twice the size past n", "heads split unevenly"):
+        assert not [k for k in sites[message].knobs if k.group_size], sites[message].knobs

@@ -8,7 +8,10 @@ Only the KV heads are named: a model's attention heads are checked against the s
 by the configuration before any model is built (vllm's `verify_with_parallel_config`), so
 a model's own check of them fails only with numbers that check let pass, and offering the
 flag there names a way the user never meets; for the same reason a multiple of the KV
-heads must divide the attention heads. Any other test of the size names nothing.
+heads must divide the attention heads. A check that fails only when neither the size nor
+another count divides the other (`x % size != 0` and `size % x != 0`, the message's "one
+must divide the other") passes with a size that divides that count or a multiple of it
+(`either_way`). Any other test of the size names nothing.
 
 Where the check that the heads divide by the size sits under a comparison of the heads
 with the size, the page says the other branch's way too (`group_size_branches`).
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import ast
 
-from errdex.explain.page import Knob
+from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 
 # what the multiple must divide too: the configuration's check of the attention heads
@@ -37,9 +40,51 @@ def group_size_action(node: ast.expr, knob: Knob) -> str | None:
     return f"Pass `{knob.name}` with a multiple of {code(heads)} {DIVIDING_HEADS}"
 
 
+def either_way(
+    condition: ConditionView, knobs: list[Knob], held: list[ConditionView]
+) -> tuple[str, str] | None:
+    """What to pass the flag for a check that fails only when neither the size nor the
+    other count divides the other: `x % size != 0` and `size % x != 0` both among the
+    conditions the raise needs (`held`), `x` a name the code was given (not the KV heads,
+    which `group_size_action` answers). A size that divides `x` makes the first false, a
+    multiple of it the second; the message of such a check says as much ("one must divide
+    the other"). The action's text (the way out of this condition) and the flag."""
+    try:
+        node = ast.parse(condition.text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    for knob in knobs:
+        if not knob.group_size or knob.behind is None:
+            continue
+        found = remainder(node, knob)
+        if found is None or _kv_heads(found[0]):
+            continue
+        other = ast.unparse(found[0])
+        for each in held:
+            try:
+                test = ast.parse(each.text, mode="eval").body
+            except (SyntaxError, ValueError, RecursionError):
+                continue
+            reverse = remainder(test, knob)
+            if reverse is not None and ast.unparse(reverse[0]) == other and reverse[1] != found[1]:
+                if found[1]:
+                    return f"Pass `{knob.name}` with a size that divides {code(other)}", knob.name
+                return f"Pass `{knob.name}` with a multiple of {code(other)}", knob.name
+    return None
+
+
 def kv_remainder(node: ast.expr, knob: Knob) -> tuple[str, bool] | None:
     """The KV heads `node` takes a remainder of (or by), and whether the size must divide
     them (`heads % size`, else `size % heads`), for `x % y != 0` or `x % y` tested true."""
+    found = remainder(node, knob)
+    if found is None or not _kv_heads(found[0]):
+        return None
+    return ast.unparse(found[0]), found[1]
+
+
+def remainder(node: ast.expr, knob: Knob) -> tuple[ast.expr, bool] | None:
+    """The name or attribute `node` takes a remainder of the size by (or of it by), and
+    whether the size must divide it, for `x % y != 0` or `x % y` tested true."""
     if (
         isinstance(node, ast.Compare)
         and len(node.ops) == 1
@@ -51,10 +96,10 @@ def kv_remainder(node: ast.expr, knob: Knob) -> tuple[str, bool] | None:
     if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod)):
         return None
     left, right = node.left, node.right
-    if _is_size(right, knob) and _kv_heads(left):
-        return ast.unparse(left), True
-    if _is_size(left, knob) and _kv_heads(right):
-        return ast.unparse(right), False
+    if _is_size(right, knob) and isinstance(left, ast.Name | ast.Attribute):
+        return left, True
+    if _is_size(left, knob) and isinstance(right, ast.Name | ast.Attribute):
+        return right, False
     return None
 
 

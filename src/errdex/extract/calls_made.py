@@ -112,15 +112,17 @@ class CallRecorder:
                     if isinstance(value, NAME_OR_ATTRIBUTE):
                         name = dotted_name(value)
                     else:
-                        name = self._key_read(value, scope, line, own) or ""
+                        name = _bare_call(value) or self._key_read(value, scope, line, own) or ""
                 out.append((key, name or "", -1))
             elif kind is ast.Attribute and key != "**":
                 out.append((key, dotted_name(arg) or "", -1))
             elif kind in _KEY_READS and key != "**" and scope.is_function:
-                # one key of a named dict, read in the call itself
+                # one key of a named dict, read in the call itself, or a call of a plain
+                # name with no argument (`get_tensor_model_parallel_world_size()`)
                 if own is None:
                     own = self._own_params(scope)
-                out.append((key, self._key_read(arg, scope, line, own) or "", -1))
+                read = _bare_call(arg) or self._key_read(arg, scope, line, own)
+                out.append((key, read or "", -1))
             else:
                 # something else: the linker must know the call gives it, not a setting
                 out.append(("*" if kind is ast.Starred else key, "", -1))
@@ -334,6 +336,19 @@ def _passed(arguments: tuple[ast.expr, ...], state: WalkState, scope: Scope) -> 
         elif is_stringy(node, constants):
             return True, True
     return False, may_choose
+
+
+def _bare_call(value: ast.expr | None) -> str | None:
+    """`f()` for a call of a plain name with no argument (a group accessor's size,
+    `get_tensor_model_parallel_world_size()`, which the linker follows to its flag)."""
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and not value.args
+        and not value.keywords
+    ):
+        return f"{value.func.id}()"
+    return None
 
 
 def _passes_on(arg: ast.expr, params: tuple[str, ...]) -> bool:

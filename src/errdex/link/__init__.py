@@ -63,7 +63,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "100-section-keys"
+LINKER_VERSION = "101-passed-group-sizes"
 
 
 def link_version(

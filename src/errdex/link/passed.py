@@ -80,11 +80,15 @@ class PassedArguments:
                 # a configuration object's own field passed on (`self.synthetic_acceptance_
                 # rates`): what the user wrote in the JSON, which the check validates as a
                 # field validator does its value
-                if _decided(
-                    tests,
-                    name,
-                    may_be_false(k.kind, k.value_type),
-                    strict=not own_key(k.json_key, k.via),
+                if (
+                    _sized(tests, name)
+                    if k.group_size
+                    else _decided(
+                        tests,
+                        name,
+                        may_be_false(k.kind, k.value_type),
+                        strict=not own_key(k.json_key, k.via),
+                    )
                 )
             )
         return out
@@ -145,6 +149,15 @@ class PassedArguments:
                 above = self._given(facts.module, call.function, value, passed_on, depth + 1)
                 via = f"`{param}` is the `{value}` that {at} passes on"
                 links = [_through(k, via, call.function) for k in above]
+            elif value.endswith("()") and value[:-2].isidentifier():
+                # a group accessor's size (`get_tensor_model_parallel_world_size()`): the
+                # flag the group is built from, nothing else a call of no argument gives
+                via = f"`{param}` is `{value}`, given by {at}"
+                links = [
+                    _through(k, via, call.function)
+                    for k in self._knobs.resolve(value[:-2], facts, call.class_name)
+                    if k.group_size
+                ]
             elif "(" in value or "[" in value:
                 # one key read of a dict: the JSON-valued flag with that key
                 keyed = self._knobs.passed_key(value, param, facts, call.class_name)
@@ -284,6 +297,31 @@ def _decided(tests: ParsedTests, name: str, may_be_false: bool, strict: bool = T
                 return False
             found = True
     return found and (pathed or not truth_tested)
+
+
+def _sized(tests: ParsedTests, name: str) -> bool:
+    """Whether the tests use a group's size only in ways the size flag decides: a
+    remainder of it and another name, or it by another (`heads % tp_size`, `tp_size %
+    groups`), and comparisons of it with literals (`tp_size <= 0`); at least one remainder.
+    Read any other way (`tp_size * 2 > n`), the flag alone does not say which way it goes."""
+    remainder = False
+    for test in tests:
+        parents = {id(child): node for node in walk(test) for child in ast.iter_child_nodes(node)}
+        for node in walk(test):
+            if not (isinstance(node, ast.Name) and node.id == name):
+                continue
+            parent = parents.get(id(node))
+            if isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mod):
+                other = parent.right if parent.left is node else parent.left
+                if not isinstance(other, ast.Name | ast.Attribute):
+                    return False
+                remainder = True
+            elif isinstance(parent, ast.Compare):
+                if not all(o is node or _constant(o) for o in (parent.left, *parent.comparators)):
+                    return False
+            else:
+                return False
+    return remainder
 
 
 def _called(call: ast.Call) -> str:
