@@ -92,11 +92,30 @@ CACHED = {
         class PackedBackend(AttentionBackend):
             supported_kv_cache_dtypes: ClassVar[list[str]] = ["packed_4bit", "packed_3bit"]
 
+            @staticmethod
+            def get_impl_cls():
+                return PackedImpl
+
+        def _packed_rows(rows):
+            if rows % 2:
+                raise ValueError("packed rows come in pairs")
+
+        # a helper of the file the backend does not name: other backends import it
+        def pack_heads(head_size):
+            if head_size % 8:
+                raise ValueError("heads are packed in eights")
+
+        class PackedStats:
+            def record(self, count):
+                if count < 0:
+                    raise ValueError("packed stats count down")
+
         class PackedImpl(AttentionImpl):
             def __init__(self, sinks, head_size):
                 if sinks is not None:
                     raise NotImplementedError("Packed attention does not support sinks")
                 assert head_size > 0, "packed head size must be positive"
+                _packed_rows(head_size)
 
             def check(self, kv_cache_dtype):
                 if kv_cache_dtype == "packed_3bit":
@@ -117,6 +136,10 @@ CACHED = {
             @classmethod
             def supports_head_size(cls, head_size):
                 return head_size > 0
+
+            @staticmethod
+            def get_impl_cls():
+                return QuantImpl
 
         class QuantImpl:
             def decode(self, dropped):

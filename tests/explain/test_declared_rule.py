@@ -169,6 +169,23 @@ FILES = {
             return lefts.pop()
 
 
+        class Checkpoints:
+            def __init__(self):
+                self.saved = {}
+
+            def save(self, step, state):
+                if step in self.saved:
+                    raise ValueError(f"A checkpoint for step {step} already exists")
+                self.saved[step] = state
+
+
+        def stack(tensors, batch):
+            shapes = {t.shape for t in tensors}
+            if len(shapes) > 1:
+                raise ValueError(f"Shape {batch.name} is not the same for all tensors of {batch}")
+            return shapes.pop()
+
+
         def register(name, reserved=("native",)):
             assert name not in reserved, f"Provider name {name} is reserved."
             return name
@@ -312,6 +329,24 @@ def test_what_no_user_declares_gets_no_declaration(decl: Store) -> None:
             s.text.startswith(("Declare", "Mark", "Define", "Give", "Pass a value"))
             for s in page.solutions
         ), message
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # runtime state in the shapes of a declaration's rule, named by a placeholder:
+        # a step the program reached, tensors it computed; a placeholder is no declaration
+        "A checkpoint for step",
+        "Shape {batch.name}",
+    ],
+)
+def test_runtime_state_in_a_declaration_s_shape_gets_no_declaration(
+    decl: Store, message: str
+) -> None:
+    page = page_with_message(decl, "decl", message)
+    assert not any(s.text.startswith(("Declare", "Define")) for s in page.solutions), [
+        s.text for s in page.solutions
+    ]
 
 
 def test_a_lookup_in_the_package_s_own_table_is_no_declaration_of_the_user_s(

@@ -43,6 +43,11 @@ def test_a_backend_made_for_other_values_offers_a_value_of_its_base(cached: Stor
     )
 
 
+def test_a_private_helper_the_backends_code_calls_is_its_own(cached: Store) -> None:
+    page = page_with_message(cached, "serve", "packed rows come in pairs")
+    assert page.solutions[0].knob == "--kv-cache-dtype"
+
+
 def test_an_assert_in_such_a_backend_offers_only_backends_taking_the_value(
     cached: Store,
 ) -> None:
@@ -77,6 +82,10 @@ def test_a_method_testing_a_prefix_decides_the_values(cached: Store) -> None:
         "Styled attention does not support sinks",
         # a check of the value itself: another value is its own way out, not other code
         "no kernel for kv_cache_dtype",
+        # a public helper or a class of the file the backend does not name: other files
+        # may call it, for any value
+        "heads are packed in eights",
+        "packed stats count down",
     ],
 )
 def test_no_value_is_offered_where_the_code_is_not_the_values_alone(

@@ -27,6 +27,11 @@ own name) or by the kind the user declares:
   "could not find {noun} {name}" where the raise's own test looks `name` up in a container
   (`tablekey not in parenttable.metadata`): declare it there, or refer to one that is.
 
+The two shapes whose words do not say "declared" ("... already exists", "not the same for
+all") are read only where they name a kind of code the user declares (a field, a function,
+a column): a placeholder alone is no declaration ("A checkpoint for step {step} already
+exists", "Shape {name} is not the same for all tensors of {batch}": the program's state).
+
 A message of these shapes about something no user declares names no placeholder or kind
 ("Window left is not the same for all layers", "Only one live display may be active at
 once": no declaration, a state) and gets nothing here; nor does an `assert`, which guards
@@ -181,7 +186,9 @@ def _many(found: re.Match[str], facts: Facts) -> str:
     return f"Give the {kind} {name} only one of its {found.group('things')}"
 
 
-def _exists(found: re.Match[str], facts: Facts) -> str:
+def _exists(found: re.Match[str], facts: Facts) -> str | None:
+    if not _of_code(found.group("thing"), found.group("target")):
+        return None  # "A checkpoint for step {step} already exists": the program's own state
     return f"Define only one {found.group('thing')} for the {_quoted(found.group('target'))}"
 
 
@@ -205,11 +212,30 @@ def _chars(found: re.Match[str], facts: Facts) -> str:
     return f"Give {_a(found.group('noun'))} without {chars} in place of {name}"
 
 
-def _same(found: re.Match[str], facts: Facts) -> str:
+def _same(found: re.Match[str], facts: Facts) -> str | None:
+    if not _of_code(found.group("noun"), found.group("members")):
+        return None  # "Shape {name} is not the same for all tensors of {batch}": computed
     noun, name = _lower(found.group("noun")), _quoted(found.group("name"))
     members, whole = found.group("members"), _quoted(found.group("whole"))
     alike = "alike, with the same type and values,"
     return f"Declare the {noun} {name} {alike} in all {members} of {whole}"
+
+
+# What a user declares in code: the nouns a message of a shape that does not say "declared"
+# must use of what it speaks of, for the placeholder to be the user's declaration
+_CODE_KINDS = frozenset(
+    "field attribute column method function validator serializer property class model "
+    "submodel table constraint decorator".split()
+)
+
+
+def _of_code(*parts: str) -> bool:
+    """Whether the words of a message's part (its placeholders aside) name a kind of code
+    a user declares ("validation function for mapped attribute {name}", "Field {key}"): a
+    placeholder alone says nothing of where its value comes from ("A checkpoint for step
+    {step} already exists" is the program's own state)."""
+    words = re.findall(r"[a-z]+", re.sub(_PH, " ", " ".join(parts)).lower())
+    return any(w in _CODE_KINDS or w.removesuffix("s") in _CODE_KINDS for w in words)
 
 
 def _has_no(found: re.Match[str], facts: Facts) -> str:

@@ -154,7 +154,7 @@ def failed_call_solutions(facts: Facts, advised: bool) -> list[tuple[Solution, i
                 rank = _AFTER_ADVICE if advised else _AFTER_SETTINGS
                 return [(Solution(text=said, kind="input"), rank, False, text)]
     for call in calls:
-        known = _known(call, caught, facts)
+        known = _known(call, caught, facts, alone=len(calls) == 1)
         if known is not None:
             rank = _AFTER_ADVICE if advised else _AFTER_SETTINGS
             out.append((Solution(text=known, kind="input"), rank, False, ast.unparse(call)))
@@ -397,8 +397,9 @@ def _short(text: str) -> str:
     return text if len(text) <= _MAX_CALL else text[: _MAX_CALL - 1] + "…"
 
 
-def _known(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
-    """The way out of a well-known call's failure, in terms of its input."""
+def _known(call: ast.Call, caught: set[str], facts: Facts, *, alone: bool = True) -> str | None:
+    """The way out of a well-known call's failure, in terms of its input (`alone`: the
+    only call of its `try`)."""
     func = call.func
     name = ast.unparse(func)
     shown = code(_short(ast.unparse(call)))
@@ -421,7 +422,7 @@ def _known(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
             f"Make sure {value} is {what}: {shown} failed on it, and the error's message "
             f"says where it went wrong.{_set_from(call.args[0], facts)}"
         )
-    body = _request_body(call, caught, facts)
+    body = _request_body(call, caught, facts, alone)
     if body is not None:
         return body
     if not caught & (_OS_ERRORS | _BROAD):
@@ -460,12 +461,16 @@ def _known(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
     )
 
 
-def _request_body(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
+def _request_body(call: ast.Call, caught: set[str], facts: Facts, alone: bool) -> str | None:
     """ "Send `POST /rpc` a request body that is valid JSON ..." for `request.json()` of the
     `Request` parameter of a web route's handler (decorated `@router.post("/rpc")`), under a
-    clause that catches what a body that is no JSON raises."""
+    clause that catches what a body that is no JSON raises, and only that where the `try`
+    calls more (`except Exception` around `run(await request.json())` is as much the run's
+    failure: "`request.json()` failed" would be no fact)."""
     func = call.func
     if call.args or call.keywords or not caught & (_JSON_ERRORS | _BROAD):
+        return None
+    if not alone and not caught <= {"JSONDecodeError"}:
         return None
     if not (isinstance(func, ast.Attribute) and func.attr == "json"):
         return None

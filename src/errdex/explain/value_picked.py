@@ -26,6 +26,7 @@ import shlex
 
 import msgspec
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts, top_class_in
 from errdex.explain.page import ExampleFix, Solution
 from errdex.explain.parse_cache import kept_parse
@@ -65,6 +66,8 @@ def value_picked(store: Store, stored: StoredSite, facts: Facts) -> ValuePicked 
     field = picked.flag[2:].replace("-", "_")
     if _reads(stored, field):
         return None  # a check of the value itself: the value that picked the code is no way out
+    if not _reached_from(stored.site.function, picked.owner, classes):
+        return None  # code of the file the class does not name: a helper others call too
     attribute = f"supported_{field}s"
     family = {picked.base, picked.owner}
     for other in classes:
@@ -82,6 +85,28 @@ def value_picked(store: Store, stored: StoredSite, facts: Facts) -> ValuePicked 
         if link.how == "choose" and link.file is not None
     }
     return msgspec.structs.replace(picked, others=others)
+
+
+def _reached_from(function: str, owner: str, classes: list[ast.ClassDef]) -> bool:
+    """Whether the site's code is the class's own: in the class, in a class of the file
+    it names (`get_impl_cls` returning its `PackedImpl`), or in a private function of the
+    file one of those names. A public function or class of the file that the class does
+    not name may be called from other files, for whatever value the user chose."""
+    top = function.split(".", 1)[0]
+    if top == owner:
+        return True
+    bodies = {c.name: c for c in classes}
+    named = _names_in(bodies[owner]) if owner in bodies else set()
+    if top in named:
+        return True
+    if not top.startswith("_") or top in bodies or top == "<module>":
+        return False
+    return any(top in _names_in(bodies[n]) for n in named if n in bodies)
+
+
+def _names_in(cls: ast.ClassDef) -> set[str]:
+    """The bare names a class's body reads (a string annotation aside)."""
+    return {n.id for n in walk(cls) if isinstance(n, ast.Name) and n.id != cls.name}
 
 
 def _reads(stored: StoredSite, field: str) -> bool:
