@@ -152,7 +152,7 @@ CACHED = {
         from serve.backends.base import AttentionBackend
 
         class WideBackend(AttentionBackend):
-            supported_kv_cache_dtypes = ["auto", "packed_4bit"]
+            supported_kv_cache_dtypes = ["auto", "packed_4bit", "packed_3bit"]
 
             def blocks(self, count):
                 if count < 1:

@@ -58,6 +58,7 @@ from errdex.explain.rules import what_it_means, when_it_happens
 from errdex.explain.same_error import same_error_paths
 from errdex.explain.sibling_advice import sibling_advice
 from errdex.explain.solutions import solutions
+from errdex.explain.stand_ins import standing_in
 from errdex.explain.table_lookup import table_keys
 from errdex.explain.tried_input import tried_input
 from errdex.explain.twins import twin_paths
@@ -168,6 +169,7 @@ def _build_page(
     )
     facts.entry_args = entry_arguments(store, chosen, facts)
     facts.value_picked = value_picked(store, chosen, facts)
+    facts.stand_ins = standing_in(store, chosen)
     facts.stated_entries = stated_entries(store, chosen, facts)
     facts.handed = handed_callback(store, chosen, facts)
     facts.public_names = {

@@ -203,6 +203,9 @@ class Facts:
     # the class of the site's file a setting's value picks, supporting only values its base
     # does not (`explain/value_picked.py`; needs the store)
     value_picked: ValuePicked | None = None
+    # a selection's setting → the members standing in whose class admits all the site's
+    # member's class admits (`explain/stand_ins.py`; needs the store)
+    stand_ins: dict[str, tuple[str, ...]] | None = None
     # an argument of a function no public path reaches → (the public call, its argument)
     # that hands it on as it is (`explain/entry_args.py`; needs the store)
     entry_args: dict[str, Entry] = field(default_factory=dict)

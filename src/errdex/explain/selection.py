@@ -31,7 +31,10 @@ from errdex.store.base import StoredSite
 
 
 def selection_solutions(
-    stored: StoredSite, *, others: dict[str, tuple[str, ...]] | None = None
+    stored: StoredSite,
+    *,
+    others: dict[str, tuple[str, ...]] | None = None,
+    fitting: dict[str, tuple[str, ...]] | None = None,
 ) -> list[Solution]:
     """One solution per setting that picks the site's code, best first, each with its fix.
 
@@ -39,7 +42,11 @@ def selection_solutions(
     (another backend) may not take what the user runs (a cache type only this one has).
     With `others` (a setting → members), only those stand in for a member chosen: the code
     runs for a value of another setting that few support (`explain/value_picked.py`), and
-    the member named instead must support it as well; a setting with none is no way out."""
+    the member named instead must support it as well; a setting with none is no way out.
+    With `fitting` (a setting → members), those of a setting it holds are the only ones
+    whose class admits all the chosen member's class admits (`explain/stand_ins.py`): one
+    refusing the user's device or values is no way out, and a setting with none left is
+    none (leaving a member only the setting names out still is)."""
     out: list[Solution] = []
     if stored.site.kind in (SiteKind.LOG, SiteKind.WARN):
         return out
@@ -50,6 +57,11 @@ def selection_solutions(
         if link.how == "choose" and others is not None:
             kept = tuple(o for o in link.others if o in others.get(link.setting, ()))
             if not kept:
+                continue
+            link = msgspec.structs.replace(link, others=kept)
+        if link.how == "choose" and fitting is not None and link.setting in fitting:
+            kept = tuple(o for o in link.others if o in fitting[link.setting])
+            if not kept and not link.given:
                 continue
             link = msgspec.structs.replace(link, others=kept)
         if link.how == "name":

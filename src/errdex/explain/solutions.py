@@ -513,7 +513,9 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(chosen, _SELECTION_TIER)
     # another backend alone names one that must support the value that picked this code
     for solution in selection_solutions(
-        facts.stored, others=picked.others if picked is not None else None
+        facts.stored,
+        others=picked.others if picked is not None else None,
+        fitting=facts.stand_ins,
     ):
         found.add(solution, _SELECTION_TIER)
     if not tried_failed and not network_solutions(facts):

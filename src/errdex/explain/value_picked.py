@@ -129,34 +129,47 @@ def _standing_in(
     """The members, of those standing in, whose class supports a value `picked` supports:
     read from the class path the registry gives each member, and what the class declares
     (its own values, else its bases' list); a member not followed is left out."""
-    text = store.file_text(stored.version_id, registry)
-    tree = _parsed(text) if text is not None else None
-    if tree is None:
-        return ()
-    paths: dict[str, str] = {}
-    for node in ast.walk(tree):
-        target, value = _assigned(node) if isinstance(node, ast.stmt) else (None, None)
-        if target in members and isinstance(value, ast.Constant) and isinstance(value.value, str):
-            paths[target] = value.value
+    classes = member_classes(store, stored, registry, members)
     out = []
     for member in members:
-        module, _, name = paths.get(member, "").rpartition(".")
-        kept = _module_file(store, stored, module) if module else None
-        cls = top_class_in(kept[1], name) if kept is not None else None
-        if kept is None or cls is None:
+        if member not in classes:
             continue
+        file, text, cls = classes[member]
         setting = picked.flag[2:].replace("-", "_")
         own = _own_values(cls).get(setting)
         if own is not None:
             values, prefix = own[0], own[1]
         else:
-            base = _base_values(store, stored, kept[1], cls, attribute, kept[0])
+            base = _base_values(store, stored, text, cls, attribute, file)
             values, prefix = (base[1], None) if base is not None else ((), None)
         if any(_supports(v, values, prefix) for v in picked.values) or (
             picked.prefix is not None and any(v.startswith(picked.prefix) for v in values)
         ):
             out.append(member)
     return tuple(out)
+
+
+def member_classes(
+    store: Store, stored: StoredSite, registry: str, members: tuple[str, ...]
+) -> dict[str, tuple[str, str, ast.ClassDef]]:
+    """Member → (file, text, class) of the class path the registry gives it."""
+    text = store.file_text(stored.version_id, registry)
+    tree = _parsed(text) if text is not None else None
+    if tree is None:
+        return {}
+    paths: dict[str, str] = {}
+    for node in ast.walk(tree):
+        target, value = _assigned(node) if isinstance(node, ast.stmt) else (None, None)
+        if target in members and isinstance(value, ast.Constant) and isinstance(value.value, str):
+            paths[target] = value.value
+    out = {}
+    for member, path in paths.items():
+        module, _, name = path.rpartition(".")
+        kept = _module_file(store, stored, module) if module else None
+        cls = top_class_in(kept[1], name) if kept is not None else None
+        if kept is not None and cls is not None:
+            out[member] = (kept[0], kept[1], cls)
+    return out
 
 
 def _parsed(text: str) -> ast.Module | None:

@@ -1,0 +1,136 @@
+"""A package whose attention backends declare the device, cache values and head sizes they
+run on (the shape of vllm's `supports_compute_capability`, `supported_kv_cache_dtypes`,
+`get_supported_head_sizes`): a member offered in place of another must take all it takes.
+Each file holds a check: the index keeps the files that do."""
+
+from selection_samples import _CLI
+
+DEVICES = {
+    **_CLI,
+    "serve/args.py": """
+        from dataclasses import dataclass
+
+        from serve.backends.registry import AttentionBackendEnum
+
+        @dataclass
+        class EngineArgs:
+            attention_backend: AttentionBackendEnum | None = None
+
+            @staticmethod
+            def add_cli_args(parser):
+                parser.add_argument("--attention-backend")
+                return parser
+        """,
+    "serve/backends/__init__.py": "",
+    "serve/backends/registry.py": """
+        from enum import Enum
+
+        class AttentionBackendEnum(Enum):
+            HOPPER = "serve.backends.hopper.HopperBackend"
+            BLACK = "serve.backends.black.BlackBackend"
+            PORTABLE = "serve.backends.portable.PortableBackend"
+            HUGE = "serve.backends.huge.HugeBackend"
+
+            def get_path(self):
+                if not self.value:
+                    raise ValueError(f"{self.name} names no class")
+                return self.value
+        """,
+    "serve/platforms.py": """
+        from serve.backends.registry import AttentionBackendEnum
+
+        def priorities():
+            return [
+                AttentionBackendEnum.HOPPER,
+                AttentionBackendEnum.BLACK,
+                AttentionBackendEnum.PORTABLE,
+                AttentionBackendEnum.HUGE,
+            ]
+        """,
+    "serve/backends/base.py": """
+        from typing import ClassVar
+
+        class AttentionBackend:
+            supported_kv_cache_dtypes: ClassVar[list[str]] = ["auto", "float16", "bfloat16"]
+
+            @classmethod
+            def get_supported_head_sizes(cls):
+                return []
+
+            @classmethod
+            def supports_compute_capability(cls, capability):
+                return True
+
+        def check_output(output):
+            if output is None:
+                raise ValueError("an output buffer is required")
+        """,
+    "serve/backends/hopper.py": """
+        from serve.backends.base import AttentionBackend
+
+        class HopperBackend(AttentionBackend):
+            supported_kv_cache_dtypes = ["auto", "float16", "bfloat16", "fp8"]
+
+            @classmethod
+            def supports_compute_capability(cls, capability):
+                return capability.major == 9
+
+        def hopper_blocks(count):
+            if count < 1:
+                raise ValueError("hopper attention needs a block")
+        """,
+    "serve/backends/black.py": """
+        from serve.backends.base import AttentionBackend
+
+        class BlackBackend(AttentionBackend):
+            supported_kv_cache_dtypes = ["auto", "float16", "bfloat16", "fp8"]
+
+            @staticmethod
+            def get_impl_cls():
+                return BlackImpl
+
+            @classmethod
+            def supports_compute_capability(cls, capability):
+                return capability.major == 10
+
+        class BlackImpl:
+            def forward(self, sinks):
+                if sinks is not None:
+                    raise NotImplementedError("Black attention does not support sinks")
+        """,
+    "serve/backends/portable.py": """
+        from serve.backends.base import AttentionBackend
+
+        class PortableBackend(AttentionBackend):
+            supported_kv_cache_dtypes = ["auto", "float16", "bfloat16", "fp8"]
+
+            @classmethod
+            def get_supported_head_sizes(cls):
+                return [64, 128]
+
+        def portable_blocks(count):
+            if count < 1:
+                raise ValueError("portable attention needs a block")
+        """,
+    "serve/backends/huge.py": """
+        from serve.backends.base import AttentionBackend
+
+        class HugeBackend(AttentionBackend):
+            @classmethod
+            def get_supported_head_sizes(cls):
+                return [80]
+
+            @classmethod
+            def supports_compute_capability(cls, capability):
+                return capability.major >= 12
+
+            @staticmethod
+            def get_impl_cls():
+                return HugeImpl
+
+        class HugeImpl:
+            def forward(self, sinks):
+                if sinks is not None:
+                    raise NotImplementedError("Huge attention does not support sinks")
+        """,
+}
