@@ -4,12 +4,20 @@ backend alone does not (it must support the value too)."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
+from typing import cast
 
 import pytest
 from explain_samples import indexed_package, page_with_message
+from text_facts import text_facts
 
+from errdex.explain.context import Facts
+from errdex.explain.outline import Keep
+from errdex.explain.value_picked import value_picked
+from errdex.facts import SiteKind
 from errdex.store import Store
+from errdex.store.base import StoredSite
 from value_picked_samples import CACHED
 
 
@@ -93,3 +101,46 @@ def test_no_value_is_offered_where_the_code_is_not_the_values_alone(
 ) -> None:
     page = page_with_message(cached, "serve", message)
     assert not any("--kv-cache-dtype" in s.text for s in page.solutions)
+
+
+READ_ONLY = """\
+class Runner:
+    def run(self, backend, dtype):
+        if dtype not in backend.supported_kv_cache_dtypes:
+            raise ValueError("dtype not supported")
+        return backend.supports_kv_cache_dtype(dtype)
+"""
+
+
+@pytest.mark.parametrize(
+    "declaring",
+    [
+        "class B:\n    supported_kv_cache_dtypes = ['a']\n",
+        "class B:\n    supported_kv_cache_dtypes: ClassVar[list[str]] = ['a']\n",
+        "class B:\n    def supports_kv_cache_dtype(cls, x):\n        return x == 'a'\n",
+    ],
+)
+def test_a_file_that_only_reads_what_backends_support_is_not_parsed(
+    monkeypatch: pytest.MonkeyPatch, declaring: str
+) -> None:
+    """Naming `supported_…` or `supports_…` is not declaring them: the file's classes are
+    parsed only where a class may declare what it supports."""
+    parsed: list[bool] = []
+
+    def counted(facts: Facts, keep: Keep) -> ast.Module | None:
+        parsed.append(True)
+        return None
+
+    monkeypatch.setattr(Facts, "top_module", counted)
+
+    class Site:
+        kind = SiteKind.RAISE
+
+    class Stored:
+        site = Site()
+
+    stored = cast(StoredSite, Stored())
+    assert value_picked(cast(Store, None), stored, text_facts(READ_ONLY)) is None
+    assert parsed == []
+    assert value_picked(cast(Store, None), stored, text_facts(READ_ONLY + declaring)) is None
+    assert parsed == [True]

@@ -40,6 +40,12 @@ from errdex.store.base import Store, StoredSite
 _LISTED = re.compile(r"supported_(?P<name>[a-z]\w*?)s")
 _TESTED = re.compile(r"supports_(?P<name>[a-z]\w*)")
 _MOST_HOPS = 4  # bases followed from the class to the one declaring the values
+# What a class's body must hold for `_own_values` to find anything: a `def supports_X(`,
+# or a statement assigning (or annotating) a `supported_Xs` name (`_declares`). Most files
+# that name `supported_` only read such lists (`if x not in backend.supported_dtypes:`): no
+# class of theirs is parsed. Both patterns open with a literal, which `re` scans for fast.
+_DEF_TESTED = re.compile(r"def\s+supports_[a-z]")
+_BOUND_LIST = re.compile(r"supported_[a-z]\w*s(?:[ \t)]|\\\n)*(?:=(?!=)|:)")
 
 
 def value_picked(store: Store, stored: StoredSite, facts: Facts) -> ValuePicked | None:
@@ -50,13 +56,17 @@ def value_picked(store: Store, stored: StoredSite, facts: Facts) -> ValuePicked 
         return None
     if "supported_" not in text and "supports_" not in text:
         return None  # most files: no class declaring what it supports
-    tree = facts.top_module(_classes)
-    if tree is None:
+    if not _declares(text):
+        return None  # named, never declared: the file's classes are not parsed
+    # the classes that may declare values first (in a file of many classes, a few): the
+    # others declare none, and are read only once one class is found restricted
+    declaring = facts.top_module(_declaring)
+    if declaring is None:
         return None
-    classes = [s for s in tree.body if isinstance(s, ast.ClassDef)]
     found = [
         picked
-        for cls in classes
+        for cls in declaring.body
+        if isinstance(cls, ast.ClassDef)
         for name, own in _own_values(cls).items()
         if (picked := _restricted(store, stored, text, cls, name, own)) is not None
     ]
@@ -66,6 +76,10 @@ def value_picked(store: Store, stored: StoredSite, facts: Facts) -> ValuePicked 
     field = picked.flag[2:].replace("-", "_")
     if _reads(stored, field):
         return None  # a check of the value itself: the value that picked the code is no way out
+    tree = facts.top_module(_classes)
+    if tree is None:
+        return None
+    classes = [s for s in tree.body if isinstance(s, ast.ClassDef)]
     if not _reached_from(stored.site.function, picked.owner, classes):
         return None  # code of the file the class does not name: a helper others call too
     attribute = f"supported_{field}s"
@@ -185,6 +199,24 @@ def _parsed(text: str) -> ast.Module | None:
 def _classes(chunk: str, start: int, end: int) -> bool:
     """The top-level statements that may be a class (decorated or not)."""
     return chunk.startswith(("class ", "@"))
+
+
+def _declaring(chunk: str, start: int, end: int) -> bool:
+    """The top-level statements that may be a class declaring values it supports."""
+    return _classes(chunk, start, end) and _declares(chunk)
+
+
+def _declares(text: str) -> bool:
+    """Whether `text` may declare values a class supports: a `def supports_X`, or a
+    `supported_Xs` that a statement opens with (after its line's indentation or brackets,
+    or a `:` or `;`) and assigns or annotates."""
+    if _DEF_TESTED.search(text) is not None:
+        return True
+    for found in _BOUND_LIST.finditer(text):
+        before = text[text.rfind("\n", 0, found.start()) + 1 : found.start()].rstrip(" \t(")
+        if before == "" or before.endswith((":", ";")):
+            return True
+    return False
 
 
 _Own = tuple[tuple[str, ...], str | None, str]  # values, prefix, where it is declared
