@@ -47,7 +47,7 @@ def test_the_reads_of_the_locals_a_site_tests_are_given_by_their_source() -> Non
     }
     # each as the linker reads the text itself
     for text, read in reads.items():
-        assert expression_texts.local_value(text) == (read.env, read.alias, read.names)
+        assert expression_texts.local_value(text) == read
 
 
 def test_a_value_whose_source_parses_otherwise_alone_is_left_to_the_linker() -> None:

@@ -8,6 +8,7 @@ import ast
 import pytest
 
 from errdex.extract.conditions import dotted_names
+from errdex.facts import ValueRead
 from errdex.link.expression_texts import local_value
 from errdex.link.scanned_names import scan, scanned_names
 
@@ -99,6 +100,7 @@ def test_says_when_the_text_may_be_a_name(text: str, may_be_chain: bool) -> None
 
 def test_local_value_of_a_scanned_text_is_the_parsed_one() -> None:
     # computed from names: the scan's; an attribute of a call: the parse's alias
-    assert local_value("max(config.a, limit) + 1") == (None, None, ("max", "config.a", "limit"))
-    assert local_value("get(config).size") == (None, "get(config).size", ())
-    assert local_value("(config.size)") == (None, "config.size", ())
+    names = ("max", "config.a", "limit")
+    assert local_value("max(config.a, limit) + 1") == ValueRead(None, None, names)
+    assert local_value("get(config).size") == ValueRead(None, "get(config).size", ())
+    assert local_value("(config.size)") == ValueRead(None, "config.size", ())

@@ -12,7 +12,6 @@ import ast
 import functools
 import keyword
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from errdex.ast_walk import walk
 from errdex.extract.conditions import dotted_names
@@ -26,16 +25,7 @@ from errdex.link.scanned_names import scan, scanned_names
 _DOTTED = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
-class LocalValue(NamedTuple):
-    """What the knobs behind a local can be, from the source of the value it is assigned
-    (the fields of `facts.ValueRead`, which the extraction gives where it can)."""
-
-    env: str | None  # the variable when the value reads one: `os.getenv("X")`
-    alias: str | None  # the source of a plain name or attribute chain: `self.config.x`
-    names: tuple[str, ...]  # otherwise, the dotted names the value is computed from
-
-
-def bound_value(binding: Binding, facts: FileFacts) -> LocalValue | ValueRead | None:
+def bound_value(binding: Binding, facts: FileFacts) -> ValueRead | None:
     """What the value of the local `binding` (of a site or call of `facts`) reads: the
     extraction's answer where it had the value's tree, else `local_value` of its text."""
     found = facts.value_reads.get(binding.value)
@@ -43,15 +33,17 @@ def bound_value(binding: Binding, facts: FileFacts) -> LocalValue | ValueRead | 
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def local_value(text: str) -> LocalValue | None:
+def local_value(text: str) -> ValueRead | None:
+    """What the knobs behind a local can be, from the source of the value it is assigned:
+    `facts.ValueRead`, as the extraction gives it where it had the value's tree."""
     if _DOTTED.fullmatch(text) and not any(map(keyword.iskeyword, text.split("."))):
-        return LocalValue(None, text, ())  # what parsing it would give, without the parse
+        return ValueRead(None, text, ())  # what parsing it would give, without the parse
     if not may_read_env(text):
         scanned = scan(text)
         if scanned is not None and not scanned[1]:  # surely no name or attribute
-            return LocalValue(None, None, scanned[0])
+            return ValueRead(None, None, scanned[0])
     value = parse_expression(text)
-    return None if value is None else LocalValue(*value_read(value, text))
+    return None if value is None else ValueRead(*value_read(value, text))
 
 
 @functools.lru_cache(maxsize=1 << 16)

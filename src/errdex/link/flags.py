@@ -371,9 +371,14 @@ class FlagIndex:
     def _empty_section(self, receiver: str, attr: str) -> bool:
         """Whether the key `attr` of the object the JSON-valued field `receiver` takes is a
         section whose class is known and requires no key: `{}` is a value of it."""
-        owner = self._object_class(receiver)
-        section = self._sections.get(owner, {}).get(attr) if owner is not None else None
+        section = self._section_class(receiver, attr)
         return section is not None and section in self._keys and section not in self._requiring
+
+    def _section_class(self, field: str, key: str) -> str | None:
+        """The class of the section `key` of the object the JSON-valued field `field`
+        takes (`compilation_config`, `dynamic_shapes_config`: `DynamicShapesConfig`)."""
+        owner = self._object_class(field)
+        return self._sections.get(owner, {}).get(key) if owner is not None else None
 
     def _yes_no_default(self, owner: str, attr: str) -> str | None:
         """The default of the key `attr` of the class `owner` when the key is a yes/no:
@@ -533,8 +538,7 @@ class FlagIndex:
         if self._json_flag_field(section):
             return None  # the section's own flag (`--eplb-config`): matched by the last two
 
-        owner = self._object_class(outer)
-        inner = self._sections.get(owner, {}).get(section) if owner is not None else None
+        inner = self._section_class(outer, section)
         if inner is None or key not in self._keys.get(inner, ()):
             return None
         knob = self.flag(["args", outer], ".".join(parts[:-2]), None)
@@ -555,8 +559,7 @@ class FlagIndex:
         (`_section_key`), declared in the section's class."""
         if knob.json_key is None or knob.dict_key is None or knob.kind != KnobKind.FLAG:
             return None
-        owner = self._object_class(knob.name.lstrip("-").replace("-", "_"))
-        inner = self._sections.get(owner, {}).get(knob.json_key) if owner is not None else None
+        inner = self._section_class(knob.name.lstrip("-").replace("-", "_"), knob.json_key)
         if inner is None:
             return None
         return self.field_doc(knob.dict_key, f"self.{knob.dict_key}", inner)
