@@ -433,9 +433,9 @@ def given_flags(advice: str | None) -> list[str]:
     """The flags the one flag's advice ("Pass `--b v`", "Pass `--b v` or `--b w`", and so
     its solution's text, up to the sentence it quotes) gives a value; none for any other
     advice, or a flag passed bare."""
-    if not (advice or "").startswith(_PASS_FLAG):
+    if advice is None or not advice.startswith(_PASS_FLAG):
         return []
-    own = (advice or "").partition(_AS_SAID)[0]
+    own = advice.partition(_AS_SAID)[0]
     return list(dict.fromkeys(_FLAG_GIVEN.findall(own)))
 
 

@@ -62,13 +62,18 @@ def parsed_value_solution(
     defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
     reading = _Reading(function, value, module_names(tree) | defined | module_constants(facts))
     imported = _imported(tree)
-    calls = [n for n in _nodes(statement.body) if isinstance(n, ast.Call)]
-    lookups = [n for n in _nodes(statement.body) if isinstance(n, ast.Subscript)]
-    parses = [
-        c for c in calls if parse_form(c, caught, imported) is not None and reading.of_value(c.args)
-    ]
+    nodes = _nodes(statement.body)
+    calls = [n for n in nodes if isinstance(n, ast.Call)]
+    lookups = [n for n in nodes if isinstance(n, ast.Subscript)]
+    # each parse of what was read from the value → the form it takes
+    parsed = {
+        c: form
+        for c in calls
+        if (form := parse_form(c, caught, imported)) is not None and reading.of_value(c.args)
+    }
+    parses = list(parsed)
     if parses:
-        forms = {parse_form(c, caught, imported) for c in parses}
+        forms = set(parsed.values())
         # the same parse called on the value in another way (`UUID(bytes=v)`) is that parse
         parsing = {ast.unparse(p.func) for p in parses}
         others = [
