@@ -21,7 +21,9 @@ import itertools
 import re
 
 from errdex.explain.value_picked import (
+    _MOST_HOPS,
     _assigned,
+    _body,
     _class_named,
     _own_values,
     _supports,
@@ -29,7 +31,6 @@ from errdex.explain.value_picked import (
 )
 from errdex.store.base import Store, StoredSite
 
-_MOST_HOPS = 4  # bases followed from a class for the declarations it inherits
 _DECLARED = re.compile(
     r"supports_(?P<a>[a-z]\w*)|supported_(?P<b>[a-z]\w*?)s|get_supported_(?P<c>[a-z]\w*?)s"
 )
@@ -132,14 +133,6 @@ def _dotted(node: ast.expr) -> bool:
     while isinstance(node, ast.Attribute):
         node = node.value
     return isinstance(node, ast.Name)
-
-
-def _body(method: ast.FunctionDef) -> list[ast.stmt]:
-    return [
-        s
-        for s in method.body
-        if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
-    ]
 
 
 def _returned_list(method: ast.FunctionDef) -> _Declared:

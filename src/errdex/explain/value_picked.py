@@ -28,6 +28,7 @@ import msgspec
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts, top_class_in
+from errdex.explain.imported_class import module_paths
 from errdex.explain.page import ExampleFix, Solution
 from errdex.explain.parse_cache import kept_parse
 from errdex.explain.picked_value import ValuePicked
@@ -144,12 +145,12 @@ def _standing_in(
     read from the class path the registry gives each member, and what the class declares
     (its own values, else its bases' list); a member not followed is left out."""
     classes = member_classes(store, stored, registry, members)
+    setting = picked.flag[2:].replace("-", "_")
     out = []
     for member in members:
         if member not in classes:
             continue
         file, text, cls = classes[member]
-        setting = picked.flag[2:].replace("-", "_")
         own = _own_values(cls).get(setting)
         if own is not None:
             values, prefix = own[0], own[1]
@@ -308,11 +309,7 @@ def _method_values(method: ast.FunctionDef) -> tuple[tuple[str, ...], str | None
     if len(params) != 2 or method.args.vararg or method.args.kwarg:
         return None
     arg = params[1]
-    body = [
-        s
-        for s in method.body
-        if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
-    ]
+    body = _body(method)
     if len(body) == 2 and _refuses_none(body[0], arg):
         body = body[1:]
     if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
@@ -338,6 +335,15 @@ def _method_values(method: ast.FunctionDef) -> tuple[tuple[str, ...], str | None
             values = _literals(right)
             return (values, None) if values else None
     return None
+
+
+def _body(method: ast.FunctionDef) -> list[ast.stmt]:
+    """The method's statements, its docstring (or any bare constant) aside."""
+    return [
+        s
+        for s in method.body
+        if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+    ]
 
 
 def _refuses_none(statement: ast.stmt, arg: str) -> bool:
@@ -418,10 +424,7 @@ def _class_named(
 def _module_file(store: Store, stored: StoredSite, module: str) -> tuple[str, str] | None:
     """(path, kept text) of the version's module `module`, found as `module_file_text`
     finds it (`a/b.py`, else `a/b/__init__.py`, under the site's own folder)."""
-    own = module_name(stored.file)[0].replace(".", "/")
-    at = stored.file.find(own)
-    base = (stored.file[:at] if at > 0 else "") + module.replace(".", "/")
-    for path in (f"{base}.py", f"{base}/__init__.py"):
+    for path in module_paths(stored, module):
         text = store.file_text(stored.version_id, path)
         if text is not None:
             return path, text
