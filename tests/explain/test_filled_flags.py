@@ -94,7 +94,7 @@ def eng(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 
 def test_a_flag_the_code_fills_with_a_default_is_no_way_out(eng: Store) -> None:
     page = page_with_message(eng, "eng", "engram tables are not shared")
-    # before: "Do not pass `--engram-config` in any form (so that ... is None)."
+    # not offered: "Do not pass `--engram-config` in any form (so that ... is None)."
     assert not any("Do not pass `--engram-config`" in s.text for s in page.solutions)
     assert (
         "Leaving out `--engram-config` is no way out: when it is left out, "

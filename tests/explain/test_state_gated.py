@@ -237,7 +237,7 @@ def test_an_assert_in_a_method_offers_no_keyword_of_an_internal_classs_construct
     # `kern.ops.backend.Backend` is the package's own: its objects are made with the values
     # the package computes, so its constructor's `shape_indices` is no user's to pass
     page = page_in_function(kern, "kern", "Backend.__call__")
-    # before: "Pass a non-empty (true) value for the argument `shape_indices` of `Backend`."
+    # not offered: "Pass a non-empty (true) value for the argument `shape_indices` of `Backend`."
     assert page.solutions == []
     assert "errdex found no setting or argument a user passes behind that." in page.what_it_means
 
@@ -253,7 +253,7 @@ def test_an_assert_in_a_method_of_a_users_class_keeps_its_constructors_keyword(
 def test_a_raise_in_code_copied_in_offers_none_of_its_arguments(kern: Store) -> None:
     # `kern/third_party/` is another project's code the package alone calls
     page = page_with_message(kern, "kern", "only causal attention is planned")
-    # before: "Pass a non-empty (true) value for the argument `causal` of `plan`, or leave
+    # not offered: "Pass a non-empty (true) value for the argument `causal` of `plan`, or leave
     # it out (it is `True` by default)."
     assert page.solutions == []
     # the same raise in the package's own module keeps its way out
@@ -269,7 +269,7 @@ def test_a_raise_of_an_invariants_class_in_an_internal_method_offers_no_argument
     # user
     for store in indexed_package(tmp_path_factory.mktemp("cmd"), "cmd", CMD):
         page = page_with_message(store, "cmd", "Experts does not support weight_on_input=True.")
-        # before: "Pass an empty (false) value for the argument `weight_on_input` of
+        # not offered: "Pass an empty (false) value for the argument `weight_on_input` of
         # `Experts.apply`, or leave it out (it is `False` by default)."
         assert page.solutions == []
         # a refused value of another class keeps it

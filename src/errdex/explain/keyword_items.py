@@ -46,16 +46,17 @@ _MUTATORS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__set
 
 
 class _Loop(ast.NodeVisitor):
-    """The innermost `for key, value in mapping.items():` whose body holds the line."""
+    """The innermost `for key, value in mapping.items():` whose body holds the line, with
+    its (mapping, key, value)."""
 
     def __init__(self, line: int) -> None:
         self.line = line
-        self.found: ast.For | None = None
+        self.found: tuple[ast.For, tuple[str, str, str]] | None = None
 
     def visit_For(self, node: ast.For) -> None:
         body = node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno
-        if body[0] <= self.line <= body[1] and _items_of(node) is not None:
-            self.found = node
+        if body[0] <= self.line <= body[1] and (items := _items_of(node)) is not None:
+            self.found = node, items
         self.generic_visit(node)
 
 
@@ -92,11 +93,9 @@ def keyword_items_solution(store: Store, chosen: StoredSite, facts: Facts) -> So
         return None
     finder = _Loop(site.line)
     finder.visit(function)
-    loop = finder.found
-    found = _items_of(loop) if loop is not None else None
-    if loop is None or found is None:
+    if finder.found is None:
         return None
-    mapping, key, value = found
+    loop, (mapping, key, value) = finder.found
     packed = function.args.kwarg is not None and function.args.kwarg.arg == mapping
     named = not packed and mapping in facts.read.params and mapping not in ("self", "cls")
     if not (packed or named) or reassigned(function, mapping):

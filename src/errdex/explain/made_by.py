@@ -21,7 +21,7 @@ from errdex.explain.context import Facts
 from errdex.explain.override_hatch import taking_class
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
-from errdex.link.expression_texts import parse_expression
+from errdex.link.expression_texts import negated_call
 
 __all__ = ["made_by_solution"]
 
@@ -33,16 +33,8 @@ def made_by_solution(facts: Facts) -> Solution | None:
     if not owner or "." in owner or owner.startswith("_") or not facts.held:
         return None
     condition = facts.held[-1]
-    tree = parse_expression(condition.text)
-    if not (
-        isinstance(tree, ast.UnaryOp)
-        and isinstance(tree.op, ast.Not)
-        and isinstance(call := tree.operand, ast.Call)
-        and isinstance(call.func, ast.Name)
-        and call.func.id == "isinstance"
-        and len(call.args) == 2
-        and isinstance(wanted := call.args[1], ast.Name)
-    ):
+    call = negated_call(condition.text, "isinstance")
+    if call is None or len(call.args) != 2 or not isinstance(wanted := call.args[1], ast.Name):
         return None
     held = call.args[0]
     if not (isinstance(held, ast.Attribute) and isinstance(held.value, ast.Name)):
@@ -55,7 +47,7 @@ def made_by_solution(facts: Facts) -> Solution | None:
     params = [p for p, f in taking_class(facts, owner) if f == f"{maker}.__init__"]
     if not params:
         return None
-    checked = ast.unparse(call.args[0])
+    checked = ast.unparse(held)
     return Solution(
         text=(
             f"Make the {code(owner)} through a {code(maker)}, whose {code(params[0] + '=')} "

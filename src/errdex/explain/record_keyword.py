@@ -64,7 +64,10 @@ def record_keyword_solution(facts: Facts) -> Solution | None:
     if kept is None:
         return None
     record, param, field, kept_line = kept
-    said = [c for c in (record.name, *_base_names(facts, record)) if (field, c) in named]
+    bases = _bases(facts, record)
+    if not _declares(record, bases, field):
+        return None
+    said = [c for c in (record.name, *(name for name, _ in bases)) if (field, c) in named]
     if not said:
         return None
     return Solution(
@@ -122,8 +125,8 @@ def _kept_field(
     facts: Facts, cls: ast.ClassDef, init: ast.FunctionDef, attribute: str
 ) -> tuple[ast.ClassDef, str, str, int] | None:
     """(the record class, the parameter, its field, the line) when the constructor keeps
-    `<param>.<field>` as `self.<attribute>`, the parameter annotated with a fields class
-    that declares the field, and nothing else in the class assigns the attribute."""
+    `<param>.<field>` as `self.<attribute>`, the parameter annotated with a class, and
+    nothing else in the class assigns the attribute."""
     assigned = self_assignments(cls, attribute)
     value: ast.expr | None = None
     if assigned == 1:
@@ -147,7 +150,7 @@ def _kept_field(
     )
     name = annotated_class(param.annotation) if param is not None else None
     record = class_named(facts, name) if name is not None else None
-    if record is None or not _declares(facts, record, value.attr):
+    if record is None:
         return None
     return record, value.value.id, value.attr, value.lineno
 
@@ -168,23 +171,23 @@ def _handed_to_base(
     return value if params.get(attribute) == attribute and attribute in plain else None
 
 
-def _declares(facts: Facts, record: ast.ClassDef, field: str) -> bool:
-    """Whether the dataclass `record`, or a dataclass it derives from, declares `field` as
-    a keyword of its call."""
-    current: ast.ClassDef | None = record
-    for _ in range(_MAX_BASES + 1):
+def _declares(
+    record: ast.ClassDef, bases: list[tuple[str, ast.ClassDef | None]], field: str
+) -> bool:
+    """Whether the dataclass `record`, or a dataclass it derives from (`bases`), declares
+    `field` as a keyword of its call."""
+    for current in (record, *(base for _, base in bases)):
         if current is None or not fields_class(current):
             return False
         if field in declared_fields(current):
             return True
-        name = base_name(current.bases[0]) if len(current.bases) == 1 else None
-        current = class_named(facts, name) if name is not None else None
     return False
 
 
-def _base_names(facts: Facts, record: ast.ClassDef) -> list[str]:
-    """The names of the record's bases, up to `_MAX_BASES` classes up."""
-    out: list[str] = []
+def _bases(facts: Facts, record: ast.ClassDef) -> list[tuple[str, ast.ClassDef | None]]:
+    """The name and class (None when not found) of the record's bases, one base each, up
+    to `_MAX_BASES` classes up."""
+    out: list[tuple[str, ast.ClassDef | None]] = []
     current: ast.ClassDef | None = record
     for _ in range(_MAX_BASES):
         if current is None or len(current.bases) != 1:
@@ -192,6 +195,6 @@ def _base_names(facts: Facts, record: ast.ClassDef) -> list[str]:
         name = base_name(current.bases[0])
         if name is None:
             break
-        out.append(name)
         current = class_named(facts, name)
+        out.append((name, current))
     return out

@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterator
 
 from errdex.explain.callee_advice import resolve_called
-from errdex.explain.context import Facts, at_margin, top_class_in
+from errdex.explain.context import Facts, at_margin, parse_module, top_class_in
 from errdex.explain.declared_fields import base_name
 from errdex.explain.imported_class import module_paths
 from errdex.explain.item_fields import own_init
@@ -215,7 +215,7 @@ def _also_visited(facts: Facts, owner: str, method: str, name: str, attribute: s
     if visited is None:
         return []
     own_text, own_module = visited
-    own_tree = _parsed(own_text)
+    own_tree = tree if own_module == module else parse_module(own_text)  # the site's, parsed
     own_cls = top_class_in(own_text, name)
     if own_tree is None or own_cls is None:
         return []
@@ -273,13 +273,6 @@ def _hands_on(function: ast.FunctionDef, method: str) -> bool:
 def class_in_site_file(facts: Facts, name: str) -> ast.ClassDef | None:
     """The top-level class `name` of the site's file."""
     return top_class_in(facts.source_text, name)
-
-
-def _parsed(text: str) -> ast.Module | None:
-    try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
 
 
 def _resolved(tree: ast.Module, module: str, written: str) -> tuple[str, str] | None:
