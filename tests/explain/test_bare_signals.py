@@ -76,7 +76,7 @@ def reraise_in(store: Store, function: str) -> Page:
 
 def test_a_class_raised_only_bare_has_no_message_to_fix(cli: Store) -> None:
     page = reraise_in(cli, "Command.main")
-    # before: "Fix what this error's own message names: `ask(name)` ... raised `Abort`"
+    # not offered: "Fix what this error's own message names: `ask(name)` ... raised `Abort`"
     assert page.solutions == []
     assert "its message says" not in page.what_it_means
     assert "the input of that call is what to check" not in page.what_it_means

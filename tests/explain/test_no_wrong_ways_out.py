@@ -229,7 +229,7 @@ def test_an_empty_value_that_makes_the_function_return_before_its_work_is_no_way
 ) -> None:
     # `if not caches: return` skips the registering the caller asked for: no way out
     page = page_with_message(tool, "tool", "pinning {name} failed: {code}")
-    # before: "Pass an empty (false) value for the argument `caches` of
+    # not offered: "Pass an empty (false) value for the argument `caches` of
     # `Offloader.register`."
     assert not any("`caches`" in s.text for s in page.solutions)
     # nor a switch that hides it: the work is what the caller asked for
@@ -243,7 +243,7 @@ def test_another_input_that_returns_before_the_failed_try_is_no_way_out(tool: St
     # what `submit` raised is passed on: a streaming prompt takes another path and never
     # runs it, so the request the user made still fails
     page = page_in_function(tool, "tool", "Engine.add")
-    # before: "Pass the argument `prompt` of `Engine.add` as an instance of
+    # not offered: "Pass the argument `prompt` of `Engine.add` as an instance of
     # `AsyncGenerator`." after "Fix what this error's own message names"
     assert not any("AsyncGenerator" in s.text for s in page.solutions)
     assert [s.text.split(":")[0] for s in page.solutions] == [

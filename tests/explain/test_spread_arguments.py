@@ -42,7 +42,7 @@ def test_a_kwargs_test_names_the_extra_keywords_not_a_keyword_of_its_name(
     models: Store,
 ) -> None:
     page = page_with_message(models, "models", "`dumps_kwargs` keyword")
-    # before: "Pass an empty (false) value for the argument `dumps_kwargs` of `Model.json`."
+    # not offered: "Pass an empty (false) value for the argument `dumps_kwargs` of `Model.json`."
     assert not any("argument `dumps_kwargs`" in s.text for s in page.solutions)
     assert page.solutions[0].text == (
         "Leave out the keyword arguments that `**dumps_kwargs` of `Model.json` collects "
