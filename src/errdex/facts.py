@@ -302,6 +302,9 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     # "serve"`) → their literal value: the word a loop over command classes adds as a
     # subcommand (`subparsers.add_parser(cmd_cls.name)`)
     names: dict[str, str] = {}
+    # `self.X` its own `__init__` sets to one of its parameters, unconditionally and only
+    # there: `X` → the parameter (`log_stats`), or `not` and it (`not disable_log_stats`)
+    attr_from: dict[str, str] = {}
 
 
 class Append(msgspec.Struct, frozen=True, gc=False):

@@ -155,6 +155,9 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # `.get`'s default as written (`'cpu'`; `None` when it gives none); None for `d["k"]`,
     # which fails when the key is left out
     dict_default: str | None = None
+    # `behind` holds `not` the setting's value (`log_stats=not engine_args.
+    # disable_log_stats`): a truth test of it is turned the other way
+    inverted: bool = False
 
 
 # `KnobLink.json_fields`' entry for a name holding a section of a JSON-valued flag's object

@@ -109,6 +109,9 @@ class Shape:
     has_value: bool = False
 
 
+# A truth test of `not x` is the other truth test of `x`.
+_TURNED = {"true": "false", "false": "true"}
+
 # What a value must be to avoid `value <op> bound`: the words after "a value".
 _OUTSIDE_BOUND = {">": "at most", ">=": "below", "<": "at least", "<=": "above"}
 
@@ -218,6 +221,17 @@ def _knob_action(
     if knob.group_size:
         text = group_size_action(node, knob)
         return KnobAction(text, knob.name) if text is not None else None
+    if knob.inverted:
+        # `behind` is `not` the setting: only its truth is known, turned
+        shape = compared_shape(node, knob.behind)
+        if shape is None or shape.op not in _TURNED or not knob.same_value:
+            return None
+        turned = Shape(_TURNED[shape.op])
+        if knob.kind == KnobKind.ENV:
+            return _env_action(knob, turned)
+        action = _flag_action(knob, turned)
+        # the flag's value is not the name's: no branch is followed with it (`unset_choice`)
+        return replace(action, unset=None) if action is not None else None
     node = without_walrus(node) if knob.kind == KnobKind.ENV else node  # flags: see env_reads
     if (read := env_read_action(node, knob)) is not None:
         return KnobAction(*read)

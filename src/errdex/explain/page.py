@@ -120,6 +120,7 @@ class Knob(msgspec.Struct, kw_only=True):
     # a key of a free dict the name holds, and `.get`'s default (`KnobLink.dict_key`)
     dict_key: str | None = None
     dict_default: str | None = None
+    inverted: bool = False  # `behind` holds `not` its value (`KnobLink.inverted`)
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).

@@ -61,7 +61,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "107-passed-accessor-calls"
+EXTRACTOR_VERSION = "108-constructor-parameters"
 
 __all__ = [
     "EXTRACTOR_VERSION",

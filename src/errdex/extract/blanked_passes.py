@@ -31,7 +31,11 @@ _MAX_LINE = 1_000  # characters of a line read for a binding: a longer line is t
 _ASKED_ALONE = 8
 _BRACKETS = re.compile(r"[()\[\]{}]")
 # `keyword=name` or `keyword=a.b.c` ending at a `,` or the closing `)`
-_KEYWORD = re.compile(r"[(,]\s*(\w+)[ \t]*=[ \t]*([A-Za-z_][\w.]*)\s*(?=[,)])")
+# (or `not` of one, maybe in brackets: `log_stats=(not args.disable_log_stats)`)
+_KEYWORD = re.compile(
+    r"[(,]\s*(\w+)[ \t]*=[ \t]*(?:\([ \t]*(not[ \t]+)?([A-Za-z_][\w.]*)[ \t]*\)"
+    r"|(not[ \t]+)?([A-Za-z_][\w.]*))\s*(?=[,)])"
+)
 _OPENING = frozenset("([{")
 # an argument list with no bracket and no `=` inside: no keyword given (most calls)
 _PLAIN_ARGUMENTS = re.compile(r"\([^()\[\]{}=]*+\)")
@@ -151,7 +155,9 @@ def blanked_passes(
             continue  # inside a string
         if "#" in text[max(text.rfind("\n", paren, at) + 1, paren) : at]:
             continue  # in a comment (or after a `#` in a string: left out too)
-        keyword, chain = match.group(1), match.group(2)
+        keyword = match.group(1)
+        negated = bool(match.group(2) or match.group(4))
+        chain = match.group(3) or match.group(5)
         given.append(keyword)
         if "." not in chain:
             names = bodies.get(body)
@@ -161,7 +167,7 @@ def blanked_passes(
             if found is None:
                 continue
             chain = found
-        out.append((keyword, chain, -1))
+        out.append((keyword, f"not {chain}" if negated else chain, -1))
         if len(out) == MAX_PASSED:
             break
     # a keyword given twice is no call Python makes: nothing of it is said

@@ -75,6 +75,7 @@ class CallFilter:
                 or callee in self.classes
                 or callee in self.imports
                 or callee in self.local_imports
+                or callee == "cls"  # a classmethod building its own class
             )
         if receiver in OWN_OBJECT:
             return callee in self.methods or not callee.startswith("__")

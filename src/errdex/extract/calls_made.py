@@ -28,7 +28,7 @@ from errdex.facts import Binding, CallFact, CallSite, Condition, MessageTemplate
 
 _KEY_READS = (ast.Call, ast.Subscript, ast.IfExp)  # arguments that may read one key of a dict
 _MAX_HELD_HOPS = 2  # locals followed back to the dict a passed key is read of
-MAX_PASSED = 8  # arguments of one call read for `CallSite.passes` (and of a blanked call)
+MAX_PASSED = 24  # arguments of one call read for `CallSite.passes` (and of a blanked call)
 # An argument (its position among a call's recorded arguments) and the messages a local
 # passed in it may hold, each with its path.
 Chosen = tuple[int, list[tuple[MessageTemplate, tuple[Step, ...]]]]
@@ -101,7 +101,7 @@ class CallRecorder:
                 name = arg.id  # type: ignore[attr-defined]
                 if own is None:
                     own = self._own_params(scope)
-                if name in own:
+                if name in own and not _rebound(name, scope, line):
                     out.append((key, name, own.index(name)))
                     continue
                 if scope.is_function:
@@ -116,6 +116,12 @@ class CallRecorder:
                 out.append((key, name or "", -1))
             elif kind is ast.Attribute and key != "**":
                 out.append((key, dotted_name(arg) or "", -1))
+            elif kind is ast.UnaryOp and key != "**" and type(arg.op) is ast.Not:  # type: ignore[attr-defined]
+                # `log_stats=not disable_log_stats`: the name negated, `not` kept in front
+                if own is None:
+                    own = self._own_params(scope)
+                kept = [p for p in own if not _rebound(p, scope, line)]
+                out.append((key, *_negated(arg.operand, kept, own)))  # type: ignore[attr-defined]
             elif kind in _KEY_READS and key != "**" and scope.is_function:
                 # one key of a named dict, read in the call itself, or a call of a plain
                 # name with no argument (`get_tensor_model_parallel_world_size()`)
@@ -336,6 +342,25 @@ def _passed(arguments: tuple[ast.expr, ...], state: WalkState, scope: Scope) -> 
         elif is_stringy(node, constants):
             return True, True
     return False, may_choose
+
+
+def _rebound(param: str, scope: Scope, line: int) -> bool:
+    """Whether the function assigns its parameter anything before the call's line (the
+    call may then pass another value than its caller gave: `stream_interval =
+    max(asked, stream_interval)`); its own result assigned to it is no such value."""
+    return any(a.value is not None and a.line < line for a in scope.assigns.get(param, ()))
+
+
+def _negated(operand: ast.expr, kept: list[str], own: list[str]) -> tuple[str, int]:
+    """(`not name`, the caller's parameter's index or -1) for `not` of a parameter the
+    function never rebinds (of `kept`, among all its parameters `own`) or of an attribute
+    chain; ("", -1) for `not` of anything else."""
+    if isinstance(operand, ast.Name) and operand.id in kept:
+        return f"not {operand.id}", own.index(operand.id)
+    if isinstance(operand, ast.Attribute):
+        dotted = dotted_name(operand)
+        return (f"not {dotted}", -1) if dotted else ("", -1)
+    return "", -1
 
 
 def _bare_call(value: ast.expr | None) -> str | None:

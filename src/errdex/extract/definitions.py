@@ -14,6 +14,7 @@ from errdex.extract.conditions import dotted_name, walk
 from errdex.extract.config_sections import required_keys, section_keys
 from errdex.extract.docs import DOC_OF, attribute_docs
 from errdex.extract.field_defaults import field_defaults, optional_bools
+from errdex.extract.init_attrs import attributes_from_params
 from errdex.extract.param_defaults import rebound_names
 from errdex.extract.scope import Scope, Step, literal_defaults
 from errdex.extract.shapes import (
@@ -259,6 +260,7 @@ class DefinitionRecorder:
             )
 
     def _class_fact(self, stmt: ast.ClassDef, qualname: str) -> ClassFact:
+        lines = source_lines(self.state.text)
         init_params: tuple[str, ...] = ()
         message: MessageTemplate | None = None
         super_args: tuple[Arg, ...] = ()
@@ -273,7 +275,7 @@ class DefinitionRecorder:
                 # `__init__` named in it, no base's `__init__` called. Only in a class that
                 # looks like an exception, whose `__init__` the skeleton keeps whole.
                 body = line_span(self.state.text, item.body[0].lineno, item.end_lineno or 0)
-                header = source_lines(self.state.text)[stmt.lineno - 1]
+                header = lines[stmt.lineno - 1]
                 calls_base = (
                     "__init__" in body or not body.isascii() or not looks_like_exception(header)
                 )
@@ -298,7 +300,7 @@ class DefinitionRecorder:
             and (table := _message_table(item.value))
         }
         fields: dict[str, str] = {}
-        field_docs = attribute_docs(stmt.body, source_lines(self.state.text))
+        field_docs = attribute_docs(stmt.body, lines)
         if _ARGS_CLASS.search(stmt.name):
             for item in stmt.body:
                 if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
@@ -335,6 +337,7 @@ class DefinitionRecorder:
             methods=methods,
             fields=fields,
             field_docs=field_docs,
+            attr_from=attributes_from_params(stmt, lines) if init_params else {},
         )
 
     def _message_in(

@@ -56,6 +56,7 @@ from errdex.link.shown import ShownTexts, with_callers
 from errdex.link.tables import MessageTables
 from errdex.link.tests import TestIndex
 from errdex.link.translated import Translations
+from errdex.link.value_flow import AttributeSources
 from errdex.linked_facts import CallerLink, ExceptionInfo, IndexedSite, KnobLink, SelectionLink
 from errdex.sources.base import EntryPoint, Skipped
 
@@ -63,7 +64,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "101-passed-group-sizes"
+LINKER_VERSION = "102-kept-attributes"
 
 
 def link_version(
@@ -297,7 +298,7 @@ class _Context:
         self.knobs = KnobIndex(files, names)
         self.gates = PathGates(self.callers, self.knobs, names, texts)
         self.named = NamedSettings(files, self.knobs.flags)
-        self.passed = PassedArguments(self.callers, self.knobs)
+        self.passed = PassedArguments(self.callers, self.knobs, AttributeSources(names))
         self.selection = SelectionIndex(files, names, self.knobs)
         self.tests = TestIndex(files)
         # a config file of flags the version's parser reads (`--config` YAML), if any
@@ -346,7 +347,9 @@ class _Context:
         found.extend(gate_knobs)
         text = site.message.text if site.message is not None else None  # built per ask
         in_message = self.named.named(text)
-        if indexed.reading is not None and indexed.reading.params:
+        if indexed.reading is not None and (
+            indexed.reading.params or any(n.startswith("self.") for n in site.names)
+        ):
             # a parameter no knob is behind yet, unless the message names the setting
             linked, said = {k.behind for k in found}, {k.name for k in in_message}
             passed = self.passed.of_site(indexed, facts, linked, said)

@@ -196,6 +196,10 @@ class CallerIndex:
         if receiver is None:
             if call.callee in facts.defs:
                 return [(facts.module, call.callee)]
+            if call.callee == "cls" and call.class_name is not None:
+                # `cls(...)` in a classmethod (`from_engine_args`): its class's constructor
+                own = self._names.classes.get(f"{facts.module}.{call.class_name}")
+                return self._constructors(own) if own is not None else []
             dotted = call.callee
         else:
             dotted = f"{receiver}.{call.callee}"

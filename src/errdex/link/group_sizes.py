@@ -142,6 +142,8 @@ class GroupSizes:
             if passed is None:
                 continue
             name, param = passed
+            if name.startswith("not "):
+                continue  # a truth turned (`link.value_flow`): no size
             if param >= 0 and caller is not None:
                 out.extend(self._passed(facts, caller, param, said, behind, resolve, hops + 1))
                 continue

@@ -14,6 +14,11 @@ the parameter with what a user can give (`_decided`), or test a path joined onto
 being there (`os.path.exists(os.path.join(model_path, "audio_tokenizer"))`: the folder
 `--model` names; `link.joined_paths`). A field of a JSON-valued flag's object comes with
 the plain flags whose field defaults to it (`--attention-backend`).
+
+A `self.X` the object's constructor kept from a parameter (`link.value_flow`) is that
+parameter of the class's `__init__`, walked the same way, whether the site reads it or a
+call gives it; a `not` on the way turns the setting (`KnobLink.inverted`), which is then
+kept only for a yes/no setting the tests read for truth alone.
 """
 
 from __future__ import annotations
@@ -29,18 +34,24 @@ from errdex.link.callers import CallerIndex
 from errdex.link.expression_texts import parse_expression
 from errdex.link.joined_paths import joined_onto, path_test
 from errdex.link.knobs import KnobIndex, giving, receiver_name
+from errdex.link.value_flow import AttributeSources, KeptFrom, negation
 from errdex.linked_facts import IndexedSite, KnobLink, may_be_false, own_key
 
 _MAX_DEPTH = 3  # functions a value passes through, the site's own included
 _MAX_CALLS = 6  # calls giving one parameter that are followed
+# what argparse's parsed command line is called: its attributes are the flags' dests
+_NAMESPACES = frozenset({"args", "parsed_args", "cli_args"})
 
 
 class PassedArguments:
     """The settings behind the parameters of a version's functions."""
 
-    def __init__(self, callers: CallerIndex, knobs: KnobIndex) -> None:
+    def __init__(
+        self, callers: CallerIndex, knobs: KnobIndex, sources: AttributeSources | None = None
+    ) -> None:
         self._callers = callers
         self._knobs = knobs
+        self._sources = sources
         self._memo: dict[tuple[str, str, str, int], tuple[KnobLink, ...]] = {}
 
     def of_site(
@@ -51,12 +62,42 @@ class PassedArguments:
         (`said`): its own words say how to set them."""
         params = indexed.reading.params if indexed.reading else ()
         wanted = [n for n in indexed.site.names if n not in linked]
-        if not any(n in params for n in wanted):
+        kept = self._kept(facts, indexed.site.class_name, wanted)
+        if not kept and not any(n in params for n in wanted):
             return []  # no parameter to follow: neither callers nor a validator give one
         tests = ParsedTests(indexed.site.conditions, indexed.site.bindings)
         found = self._from_callers(indexed.module, indexed.site.function, params, wanted, tests)
         found += self._validated(facts, indexed.site.function, params, wanted, tests)
+        for name, source in kept:
+            found += self._from_constructor(name, source, tests)
         return [k for k in found if k.name not in said]
+
+    def _kept(
+        self, facts: FileFacts, class_name: str | None, names: list[str]
+    ) -> list[tuple[str, KeptFrom]]:
+        """The `self.X` of `names` that the class's constructor kept from a parameter."""
+        if self._sources is None or class_name is None:
+            return []
+        return [
+            (name, source)
+            for name in names
+            if name.startswith("self.")
+            and (source := self._sources.kept_from(facts, class_name, name)) is not None
+        ]
+
+    def _from_constructor(self, name: str, source: KeptFrom, tests: ParsedTests) -> list[KnobLink]:
+        """The settings behind `self.X` (`name`) through the constructor parameter it holds
+        (`source`): its callers' values, as for a parameter of the site's own function."""
+        found = self._given(source.module, source.init, source.param, source.position, 0)
+        via = f"`{name}` is the `{source.param}` `{source.init}` keeps"
+        out: list[KnobLink] = []
+        for knob in found:
+            knob = _through(knob, via, source.init)
+            if source.negated:
+                knob = _negated(knob)
+            if _kept_decided(tests, name, knob):
+                out.append(msgspec.structs.replace(knob, behind=name))
+        return out
 
     def _from_callers(
         self,
@@ -83,6 +124,8 @@ class PassedArguments:
                 if (
                     _sized(tests, name)
                     if k.group_size
+                    else _kept_decided(tests, name, k)
+                    if k.inverted
                     else _decided(
                         tests,
                         name,
@@ -139,15 +182,18 @@ class PassedArguments:
         ]
         if not passing or len(passing) > _MAX_CALLS:
             return []
-        for (value, passed_on), call, facts in passing:
-            if not value:
+        for (given, passed_on), call, facts in passing:
+            if not given:
                 return []  # a call gives it something else, or may: no setting decides it
             at = f"`{call.function}` ({facts.path}:{call.line})"
+            negated, value = negation(given)
             if passed_on >= 0:
                 if depth + 1 >= _MAX_DEPTH:
                     return []
+                if self._left_out(facts.module, call.function, value, passed_on):
+                    continue  # every call leaves it at its default: no user value this way
                 above = self._given(facts.module, call.function, value, passed_on, depth + 1)
-                via = f"`{param}` is the `{value}` that {at} passes on"
+                via = f"`{param}` is the `{given}` that {at} passes on"
                 links = [_through(k, via, call.function) for k in above]
             elif value.endswith("()") and value[:-2].isidentifier():
                 # a group accessor's size (`get_tensor_model_parallel_world_size()`): the
@@ -166,16 +212,42 @@ class PassedArguments:
             else:
                 links = []
                 for found in self._knobs.resolve(value, facts, call.class_name):
-                    knob = giving(found, value)
+                    knob = _own_script(giving(found, value), value, facts)
                     if knob is not None and self._declared(knob, value, call.class_name):
                         links.extend(
-                            _through(k, f"`{param}` is `{value}`, given by {at}", call.function)
+                            _through(k, f"`{param}` is `{given}`, given by {at}", call.function)
                             for k in (*self._knobs.flags.plain_flags(knob), knob)
                         )
+                if not links:
+                    links = self._through_object(param, value, call, facts, at, depth)
+            if negated:
+                links = [_negated(k) for k in links]
             if not links:
                 return []  # a call gives it something no setting decides
             out.extend(links)
         return out
+
+    def _through_object(
+        self, param: str, value: str, call: CallSite, facts: FileFacts, at: str, depth: int
+    ) -> list[KnobLink]:
+        """The settings behind `self.X` a call gives, where the caller's class kept `X`
+        from its constructor's parameter (`link.value_flow`): that parameter's callers."""
+        if self._sources is None or depth + 1 >= _MAX_DEPTH:
+            return []
+        source = self._sources.kept_from(facts, call.class_name, value)
+        if source is None:
+            return []
+        above = self._given(source.module, source.init, source.param, source.position, depth + 1)
+        via = f"`{param}` is `{value}`, given by {at}, the `{source.param}` `{source.init}` keeps"
+        return [
+            _negated(k) if source.negated else k
+            for k in (_through(k, via, call.function) for k in above)
+        ]
+
+    def _left_out(self, module: str, function: str, param: str, position: int) -> bool:
+        """Whether `function` is called, and no call gives `param`: it holds its default."""
+        calls = self._callers.passing_calls(module, function)
+        return bool(calls) and all(_passed(call, param, position) is None for call, _ in calls)
 
     def _declared(self, knob: KnobLink, value: str, class_name: str | None) -> bool:
         """A flag matched on an object the class named for it declares the field of
@@ -183,10 +255,12 @@ class PassedArguments:
         `config.num_attention_heads` beside a benchmark's `--num-attention-heads`."""
         if knob.kind != KnobKind.FLAG:
             return True
+        receiver = receiver_name(value, class_name)
+        if receiver in _NAMESPACES and value.count(".") == 1:
+            # the parsed command line (`args.trust_request_mm_kwargs`): every flag's dest
+            return True
         # `self.moe_backend` read in `KernelConfig`: that class is the one to declare it
-        return self._knobs.flags.declares(
-            receiver_name(value, class_name), value.rpartition(".")[2]
-        )
+        return self._knobs.flags.declares(receiver, value.rpartition(".")[2])
 
 
 def _passed(call: CallSite, param: str, position: int) -> tuple[str, int] | None:
@@ -203,6 +277,58 @@ def _passed(call: CallSite, param: str, position: int) -> tuple[str, int] | None
             return ("", -1) if unbound else (value, passed_on)
     if any(key in ("*", "**") for key, _, _ in call.passes):
         return "", -1
+    return None
+
+
+def _own_script(knob: KnobLink | None, value: str, facts: FileFacts) -> KnobLink | None:
+    """A flag of the parsed command line (`args.dtype`) that the caller's own file declares:
+    that script's flag, which no public constructor of a field of its name takes."""
+    if knob is None or knob.call is None or knob.file != facts.path:
+        return knob
+    if value.partition(".")[0] not in _NAMESPACES:
+        return knob
+    return msgspec.structs.replace(knob, call=None)
+
+
+def _negated(knob: KnobLink) -> KnobLink:
+    """The knob behind a `not` of the name it was behind: its truth turned."""
+    return msgspec.structs.replace(knob, inverted=not knob.inverted)
+
+
+def _kept_decided(tests: ParsedTests, name: str, knob: KnobLink) -> bool:
+    """Whether the tests decide `name` by the setting: as `_decided` has it for a value
+    as it is; for a negated one (`inverted`), a yes/no setting tested only for its truth
+    (anything else of `not x` is no value the setting is written with)."""
+    if not knob.inverted:
+        return _decided(tests, name, may_be_false(knob.kind, knob.value_type))
+    if not (knob.bare or "bool" in (knob.value_type or "")):
+        return False
+    found = False
+    for test in tests:
+        parents = {id(child): node for node in walk(test) for child in ast.iter_child_nodes(node)}
+        for node in walk(test):
+            if _ident(node) != name:
+                continue
+            parent = parents.get(id(node))
+            truth = isinstance(parent, ast.BoolOp) or (
+                isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
+            )
+            if not (parent is None or truth):
+                return False
+            found = True
+    return found
+
+
+def _ident(node: ast.AST) -> str | None:
+    """A name as the site's `names` write it: `x`, or `self.x` (`cls.x`)."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in ("self", "cls")
+    ):
+        return f"{node.value.id}.{node.attr}"
     return None
 
 
@@ -264,14 +390,15 @@ def _decided(tests: ParsedTests, name: str, may_be_false: bool, strict: bool = T
     for test in tests:
         parents = {id(child): node for node in walk(test) for child in ast.iter_child_nodes(node)}
         for node in walk(test):
-            if not (isinstance(node, ast.Name) and (node.id == name or node.id in folders)):
+            ident = _ident(node)
+            if ident is None or not (ident == name or ident in folders):
                 continue
             parent = parents.get(id(node))
-            joined = joined_onto(parent) if node.id == name else None
-            if node.id != name or (joined is not None and joined[0] is node):
+            joined = joined_onto(parent) if ident == name else None
+            if ident != name or (joined is not None and joined[0] is node):
                 # a path in the folder the name gives: tested for being there, it is what
                 # the user supplies in the folder they name; read any other way, it is not
-                path = node if node.id != name else parent
+                path = node if ident != name else parent
                 tested = path_test(parents.get(id(path)))
                 if tested is None or tested[0] is not path:
                     return False

@@ -1,0 +1,94 @@
+"""What a class's constructor keeps of its parameters (`ClassFact.attr_from`), and a `not`
+of a name a call gives (`CallSite.passes`), parsed or read from a blanked body's text."""
+
+from __future__ import annotations
+
+import textwrap
+
+from errdex.extract import extract_file
+from errdex.extract.skeleton import build_skeleton
+from errdex.facts import FileFacts
+from samples import QUIET_FUNCTIONS
+
+
+def facts_of(source: str) -> FileFacts:
+    text = QUIET_FUNCTIONS + textwrap.dedent(source)
+    assert build_skeleton(text) is not None
+    return extract_file("pkg/engine.py", text.encode())
+
+
+# the constructor raises nothing: the skeleton blanks it, and the facts come from its text
+ENGINE = """
+    class Engine:
+        def __init__(self, config, log_stats: bool, quiet=False, name=None, mode="a", n=1):
+            \"\"\"Build it.\"\"\"
+            self.config = config
+            self.log_stats: bool = log_stats
+            self.verbose = not quiet
+            self.name = name or "engine"
+            if mode:
+                self.mode = mode
+            self.count = n
+            self.count += 1
+            self.logger = make_logger(
+                log_stats=log_stats,
+                quiet=quiet,
+            )
+
+        def get_metrics(self):
+            assert self.log_stats, "Stat logging disabled"
+    """
+
+
+def test_a_parameter_kept_as_it_is_or_negated_at_the_constructors_top() -> None:
+    (engine,) = facts_of(ENGINE).classes
+    assert engine.attr_from == {
+        "config": "config",
+        "log_stats": "log_stats",
+        "verbose": "not quiet",
+    }
+    # not kept: a default (`name or ...`), a branch (`mode`), an attribute set twice (`count`)
+
+
+def test_a_parameter_the_constructor_rebinds_is_not_kept() -> None:
+    source = ENGINE.replace('"""Build it."""', '"""Build it."""\n            config = dict(config)')
+    (engine,) = facts_of(source).classes
+    assert "config" not in engine.attr_from
+    assert engine.attr_from["log_stats"] == "log_stats"
+
+
+def test_a_negated_name_a_call_gives_is_kept_with_its_not() -> None:
+    source = """
+        from pkg.engine import Engine
+
+
+        class Builder:
+            @classmethod
+            def build(cls, args, disable: bool):
+                if args is None:
+                    raise ValueError("no args")
+                Engine(None, log_stats=not disable)
+                return cls(None, log_stats=(not args.disable_log_stats))
+        """
+    facts = extract_file("pkg/build.py", textwrap.dedent(source).encode())
+    calls = {c.callee: c.passes for c in facts.call_sites}
+    assert ("log_stats", "not disable", 1) in calls["Engine"]
+    # `cls(...)` is kept: the linker reaches the class's own constructor through it
+    assert ("log_stats", "not args.disable_log_stats", -1) in calls["cls"]
+
+
+def test_a_negated_chain_a_blanked_body_gives_by_keyword() -> None:
+    source = QUIET_FUNCTIONS + textwrap.dedent(
+        """
+        from pkg.engine import Engine
+
+
+        def build(engine_args):
+            return Engine(None, log_stats=not engine_args.disable_log_stats, x=(not a.b))
+        """
+    )
+    assert build_skeleton(source) is not None
+    facts = extract_file("pkg/build.py", source.encode())
+    (call,) = [c for c in facts.call_sites if c.callee == "Engine"]
+    assert ("log_stats", "not engine_args.disable_log_stats", -1) in call.passes
+    assert ("x", "not a.b", -1) in call.passes
