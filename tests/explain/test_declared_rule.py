@@ -200,6 +200,42 @@ FILES = {
                     raise RuntimeError("Only one live display may be active at once")
                 self.live = live
         """,
+    "decl/unions.py": """
+        from .models import UserError
+
+
+        def discriminator_values(choice, key, name=None):
+            source = "TypedDict" if name is None else f"TypedDict {name!r}"
+            field = choice["fields"].get(key)
+            if field is None:
+                raise UserError(f"{source} needs a discriminator field for key {key!r}")
+            if field["type"] != "literal":
+                raise UserError(f"{source} needs field {key!r} to be of type `Literal`")
+            return field["values"]
+
+
+        def check_metadata(metadata, allowed, source_type):
+            unknown = metadata.keys() - set(allowed)
+            if unknown:
+                raise TypeError(
+                    f"The following constraints cannot be applied to {source_type!r}: "
+                    f"{', '.join([f'{k!r}' for k in unknown])}"
+                )
+
+
+        def draft_layer(model, layers, name):
+            if name not in layers:
+                raise ValueError(f"{model.name} needs a draft layer named {name!r}")
+            return layers[name]
+
+
+        def check_options(options, allowed, mode):
+            unknown = options.keys() - set(allowed)
+            if unknown:
+                raise ValueError(
+                    f"The following options cannot be applied to {mode!r}: {sorted(unknown)}"
+                )
+        """,
     "decl/pool.py": """
         from .schema import NoTableError
 
@@ -317,6 +353,22 @@ def test_a_reference_to_what_is_not_declared_names_where_it_is_looked_up(decl: S
     )
 
 
+def test_what_a_declared_thing_needs_is_declared_there(decl: Store) -> None:
+    assert _first(decl, "{source} needs a discriminator").startswith(
+        "Declare in “SOURCE” a discriminator field for the key “KEY”: the message says"
+    )
+    assert _first(decl, "{source} needs field").startswith(
+        "Declare the field “KEY” of “SOURCE” so that it is of type `Literal`: the message says"
+    )
+
+
+def test_what_cannot_be_put_on_a_declared_type_is_left_off(decl: Store) -> None:
+    assert _first(decl, "The following constraints").startswith(
+        "Leave the constraints the message lists off your declaration of “SOURCE_TYPE”, or "
+        "put them on a type that takes them: the message says"
+    )
+
+
 def test_what_no_user_declares_gets_no_declaration(decl: Store) -> None:
     for message in (
         "Window left is not the same",
@@ -338,13 +390,17 @@ def test_what_no_user_declares_gets_no_declaration(decl: Store) -> None:
         # a step the program reached, tensors it computed; a placeholder is no declaration
         "A checkpoint for step",
         "Shape {batch.name}",
+        # what a thing needs, or what cannot be applied, named by no kind of code the user
+        # declares: a draft layer of a model, options of a mode
+        "{model.name} needs a draft layer",
+        "The following options",
     ],
 )
 def test_runtime_state_in_a_declaration_s_shape_gets_no_declaration(
     decl: Store, message: str
 ) -> None:
     page = page_with_message(decl, "decl", message)
-    assert not any(s.text.startswith(("Declare", "Define")) for s in page.solutions), [
+    assert not any(s.text.startswith(("Declare", "Define", "Leave the")) for s in page.solutions), [
         s.text for s in page.solutions
     ]
 

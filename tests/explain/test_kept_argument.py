@@ -17,6 +17,7 @@ from errdex.store import Store
 KEPT = {
     "kept/__init__.py": (
         "from kept.links import Bare, Link, Mirror, Slot\nfrom kept.loose import Loose\n"
+        "from kept.styles import Loader, Strict\n"
     ),
     "kept/links.py": """
         class Link:
@@ -89,6 +90,35 @@ KEPT = {
                 if self.limit is None:
                     raise ValueError("a loose object without a limit")
         """,
+    "kept/styles.py": """
+        class Loader:
+            def __init__(self, load=None, concrete=False):
+                self.load = load
+                self.concrete = concrete
+
+            def _configure(self):
+                if self.load and self.concrete:
+                    raise ValueError("a load style for a concrete loader")
+                if self.load == "inline":
+                    return 1
+                elif self.load == "selectin":
+                    return 2
+                elif self.load is not None:
+                    raise ValueError(f"unknown load style {self.load!r}")
+
+
+        class Strict:
+            def __init__(self, style=None):
+                self.style = style
+
+            def _configure(self):
+                if self.style == "old":
+                    raise ValueError("the old style is gone")
+                elif self.style == "new":
+                    return 1
+                elif self.style is not None:
+                    raise ValueError(f"unknown style {self.style!r}")
+        """,
 }
 
 
@@ -116,9 +146,22 @@ def test_a_kept_argument_from_a_closed_set(kept: Store) -> None:
     assert "the check is of your declaration" in page.what_it_means
 
 
+def test_a_kept_argument_an_elif_chain_dispatches_on(kept: Store) -> None:
+    # the chain's earlier arms take the values it accepts, and the guard before it reads
+    # the attribute only as true or false, as those values are: neither is another check
+    # a value the chain takes then meets
+    page = page_with_message(kept, "kept", "unknown load style")
+    assert page.solutions[0].text == (
+        "Pass the argument `load` of `Loader` as one of `'inline'`, `'selectin'`, or leave it "
+        "out (it is None by default)."
+    )
+    assert "the check is of your declaration" in page.what_it_means
+
+
 @pytest.mark.parametrize(
     "message",
     [
+        "unknown style",  # an earlier arm of the chain raises: no value it takes is sure
         "a slot without a size",  # another method sets it too
         "a negative mirror depth",  # another guard of the path reads it
         "a hidden object without a width",  # a class the package does not export

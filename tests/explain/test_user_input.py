@@ -160,6 +160,16 @@ FILES = {
                 raise CardError(f"invalid method {method!r}")
 
 
+        def rounding(data, mode=None):
+            if mode == "up":
+                return 1
+            elif mode == "down":
+                return 2
+            elif mode is not None:
+                raise CardError(f"invalid rounding {mode!r}")
+            return 0
+
+
         def check_port(args):
             if not 0 <= args.port <= 65535:
                 raise CardError("port out of range")
@@ -307,6 +317,18 @@ def test_an_if_elif_chain_of_literals_names_every_value_it_takes(shop: Store) ->
     assert page.solutions[0].text == (
         "Pass the argument `method` of `quantize` as one of `'quest'`, `'abs_max'`, or "
         "leave it out (it is `'quest'` by default)."
+    )
+
+
+def test_a_chain_of_literals_ending_in_not_none_names_its_values_before_none(
+    shop: Store,
+) -> None:
+    # `elif mode is not None: raise`: None avoids it, and so does each value the chain takes,
+    # which keeps the user's choice
+    page = page_in_function(shop, "shop", "rounding")
+    assert page.solutions[0].text == (
+        "Pass the argument `mode` of `rounding` as one of `'up'`, `'down'`, or leave it out "
+        "(it is None by default)."
     )
 
 

@@ -22,15 +22,20 @@ own name) or by the kind the user declares:
   without them;
 - one name declared unlike across members: "{Noun} {name} is not the same for all
   {members} of {whole}": declare it alike in each;
+- what a declared thing needs: "{source} needs a discriminator field for key {key!r}",
+  "{source} needs field {key!r} to be of type `Literal`": declare it there, as it says;
+- what cannot be put on a declared thing: "The following constraints cannot be applied to
+  {source_type!r}: {names}": leave those out, or declare them on a type that takes them;
 - a name referred to that is not declared: "{holder} has no {noun} named {name}", "on
   {holder}: no {noun} named {name} is present", and
   "could not find {noun} {name}" where the raise's own test looks `name` up in a container
   (`tablekey not in parenttable.metadata`): declare it there, or refer to one that is.
 
-The two shapes whose words do not say "declared" ("... already exists", "not the same for
-all") are read only where they name a kind of code the user declares (a field, a function,
-a column): a placeholder alone is no declaration ("A checkpoint for step {step} already
-exists", "Shape {name} is not the same for all tensors of {batch}": the program's state).
+The shapes whose words do not say "declared" ("... already exists", "not the same for
+all", "needs", "cannot be applied to") are read only where they name a kind of code the
+user declares (a field, a function, a column): a placeholder alone is no declaration ("A
+checkpoint for step {step} already exists", "Shape {name} is not the same for all tensors
+of {batch}": the program's state).
 
 A message of these shapes about something no user declares names no placeholder or kind
 ("Window left is not the same for all layers", "Only one live display may be active at
@@ -53,7 +58,7 @@ from errdex.explain.table_lookup import module_names
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
 
-__all__ = ["declared_rule_solution"]
+__all__ = ["code_kind", "declared_rule_solution", "quoted"]
 
 _REPORTED = frozenset({SiteKind.RAISE, SiteKind.HELPER, SiteKind.WARN})
 _PH = r"\{[^{}]+\}"  # a placeholder: the user's own name
@@ -110,6 +115,26 @@ _SAME = re.compile(
     rf"of (?P<whole>{_QPH})\.?$",
     re.I,
 )
+# "{source} needs a discriminator field for key {self.discriminator!r}": the holder the
+# user declared lacks a named thing of a kind the user declares
+_NEEDS = re.compile(
+    rf"^(?P<holder>(?:{_WORDS} )?{_QPH}) needs (?:an? )?(?P<noun>{_WORDS}) (?P<by>for (?:the )?key|"
+    rf"named) (?P<name>{_QPH})\.?$",
+    re.I,
+)
+# "{source} needs field {self.discriminator!r} to be of type `Literal`"
+_NEEDS_TO_BE = re.compile(
+    rf"^(?P<holder>(?:{_WORDS} )?{_QPH}) needs (?:the )?(?P<noun>{_WORDS}) (?P<name>{_QPH}) "
+    r"to be (?P<what>[^{}]+?)\.?$",
+    re.I,
+)
+# "The following constraints cannot be applied to {source_type!r}: {...}": what the user put
+# on a declared type, listed after the colon
+_NOT_APPLIED = re.compile(
+    rf"^(?:the following )?(?P<things>{_WORDS}) (?:cannot|can't|can not) be applied to "
+    rf"(?P<target>(?:{_WORDS} )?{_QPH}): \{{.+\}}\.?$",
+    re.I,
+)
 # "... table '{table.name}' has no column named '{key}'", "Can't create ... on table
 # '{parent.description}': no column named '{ke.args[0]}' is present."
 _HAS_NO = (
@@ -147,7 +172,7 @@ def _bare(placeholder: str) -> str:
     return placeholder.strip("'\"“”")
 
 
-def _quoted(text: str) -> str:
+def quoted(text: str) -> str:
     """A part of the message with each placeholder in quotes of the page's own."""
     return re.sub(_QPH, lambda m: f"“{_bare(m.group(0))}”", text)
 
@@ -167,7 +192,7 @@ def _multiple(found: re.Match[str], facts: Facts) -> str:
     verb = _DECLARE[found.group("verb").lower()]
     return (
         f"{verb} only one of the {found.group('things')} for the "
-        f"{_quoted(found.group('target'))} (remove the others, or make them one)"
+        f"{quoted(found.group('target'))} (remove the others, or make them one)"
     )
 
 
@@ -182,25 +207,25 @@ def _holder_one(found: re.Match[str], facts: Facts) -> str:
 
 
 def _many(found: re.Match[str], facts: Facts) -> str:
-    kind, name = found.group("kind").lower(), _quoted(found.group("name"))
+    kind, name = found.group("kind").lower(), quoted(found.group("name"))
     return f"Give the {kind} {name} only one of its {found.group('things')}"
 
 
 def _exists(found: re.Match[str], facts: Facts) -> str | None:
-    if not _of_code(found.group("thing"), found.group("target")):
+    if not code_kind(found.group("thing"), found.group("target")):
         return None  # "A checkpoint for step {step} already exists": the program's own state
-    return f"Define only one {found.group('thing')} for the {_quoted(found.group('target'))}"
+    return f"Define only one {found.group('thing')} for the {quoted(found.group('target'))}"
 
 
 def _reserved(found: re.Match[str], facts: Facts) -> str:
-    noun, name = _lower(found.group("noun")), _quoted(found.group("name"))
+    noun, name = _lower(found.group("noun")), quoted(found.group("name"))
     return f"Give the {noun} another name than {name} in your code"
 
 
 def _value(found: re.Match[str], facts: Facts) -> str:
     rest = re.sub(_QPH, lambda m: _bare(m.group(0)), found.group("rest") or "")
     where = f" ({rest.lstrip(', ')})" if rest else ""
-    noun, name = found.group("noun"), _quoted(found.group("name"))
+    noun, name = found.group("noun"), quoted(found.group("name"))
     return (
         f"Pass a value for the {noun} {name}, under that name, among the values you run it with"
         + where
@@ -208,15 +233,15 @@ def _value(found: re.Match[str], facts: Facts) -> str:
 
 
 def _chars(found: re.Match[str], facts: Facts) -> str:
-    chars, name = _lower(found.group("chars")), _quoted(found.group("name"))
+    chars, name = _lower(found.group("chars")), quoted(found.group("name"))
     return f"Give {_a(found.group('noun'))} without {chars} in place of {name}"
 
 
 def _same(found: re.Match[str], facts: Facts) -> str | None:
-    if not _of_code(found.group("noun"), found.group("members")):
+    if not code_kind(found.group("noun"), found.group("members")):
         return None  # "Shape {name} is not the same for all tensors of {batch}": computed
-    noun, name = _lower(found.group("noun")), _quoted(found.group("name"))
-    members, whole = found.group("members"), _quoted(found.group("whole"))
+    noun, name = _lower(found.group("noun")), quoted(found.group("name"))
+    members, whole = found.group("members"), quoted(found.group("whole"))
     alike = "alike, with the same type and values,"
     return f"Declare the {noun} {name} {alike} in all {members} of {whole}"
 
@@ -229,7 +254,7 @@ _CODE_KINDS = frozenset(
 )
 
 
-def _of_code(*parts: str) -> bool:
+def code_kind(*parts: str) -> bool:
     """Whether the words of a message's part (its placeholders aside) name a kind of code
     a user declares ("validation function for mapped attribute {name}", "Field {key}"): a
     placeholder alone says nothing of where its value comes from ("A checkpoint for step
@@ -238,9 +263,43 @@ def _of_code(*parts: str) -> bool:
     return any(w in _CODE_KINDS or w.removesuffix("s") in _CODE_KINDS for w in words)
 
 
+def _needs(found: re.Match[str], facts: Facts) -> str | None:
+    noun = found.group("noun")
+    if not code_kind(noun):
+        return None  # "{model} needs the target input embedding": no declaration named
+    holder, name = _holder(found.group("holder")), quoted(found.group("name"))
+    by = "named" if found.group("by").lower() == "named" else "for the key"
+    return f"Declare in {holder} {_a(noun)} {by} {name}"
+
+
+def _needs_to_be(found: re.Match[str], facts: Facts) -> str | None:
+    noun = found.group("noun")
+    if not code_kind(noun):
+        return None
+    holder, name = _holder(found.group("holder")), quoted(found.group("name"))
+    return f"Declare the {noun} {name} of {holder} so that it is {found.group('what')}"
+
+
+def _holder(text: str) -> str:
+    """The declared holder as a sentence names it: "the model “TP”", or “SOURCE” alone."""
+    said = quoted(_lower(text))
+    return said if said.startswith("“") else f"the {said}"
+
+
+def _not_applied(found: re.Match[str], facts: Facts) -> str | None:
+    things = found.group("things")
+    if not code_kind(things):
+        return None  # "eager loading cannot be applied": no declaration of the user's
+    target = _holder(found.group("target"))
+    return (
+        f"Leave the {things} the message lists off your declaration of {target}, or put "
+        "them on a type that takes them"
+    )
+
+
 def _has_no(found: re.Match[str], facts: Facts) -> str:
     kind, noun = found.group("kind"), found.group("noun")
-    holder, name = _quoted(found.group("holder")), _quoted(found.group("name"))
+    holder, name = quoted(found.group("holder")), quoted(found.group("name"))
     declared = f"Declare {_a(noun)} named {name} in the {kind} {holder}"
     return f"{declared}, or refer to {_a(noun)} that {kind} has"
 
@@ -299,6 +358,9 @@ _RULES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], Facts], str | None
     (_VALUE, _value),
     (_CHARS, _chars),
     (_SAME, _same),
+    (_NEEDS, _needs),
+    (_NEEDS_TO_BE, _needs_to_be),
+    (_NOT_APPLIED, _not_applied),
     *((has_no, _has_no) for has_no in _HAS_NO),
     (_NOT_FOUND, _not_found),
 )

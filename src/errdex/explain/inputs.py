@@ -179,6 +179,42 @@ def _with_left_out(closed: Given, other: Given) -> Given:
     return Given(text, closed.change)
 
 
+def with_chain_values(
+    given: Given,
+    condition: ConditionView,
+    checks: list[ConditionView],
+    merged: dict[int, ConditionView],
+    facts: Facts,
+) -> Given:
+    """`x is not None` at the end of an `if x == "a": ... elif x == "b": ... elif x is not
+    None: raise` chain: leaving `x` out avoids the raise, and so do the values the chain
+    takes (their checks merged, `merged_type_checks`), said first, as they keep what the
+    user asked for."""
+    node = parse_expression(condition.text)
+    if not (
+        isinstance(node, ast.Compare)
+        and isinstance(node.ops[0], ast.IsNot)
+        and isinstance(node.comparators[0], ast.Constant)
+        and node.comparators[0].value is None
+        and _LEFT_OUT.search(given.text)
+    ):
+        return given
+    subject = ast.unparse(node.left)
+    for check in reversed([c for c in checks if c.line < condition.line]):
+        chain = merged.get(check.line)
+        found = parse_expression(chain.text) if chain is not None else None
+        if (
+            chain is None
+            or not isinstance(found, ast.Compare)
+            or ast.unparse(found.left) != subject
+        ):
+            continue
+        closed = input_action(chain, facts)
+        if closed is not None and _CLOSED_SET in closed.text:
+            return _with_left_out(closed, given)
+    return given
+
+
 def _not_input(name: str, constants: dict[str, str], patterns: dict[str, str]) -> bool:
     """A name the check compares the input with: a constant, a builtin, a class, `re`, or
     a pattern the module compiles."""

@@ -16,18 +16,26 @@ checks it:
   `self.x = param` at the top level of the class's own `__init__`, `param` one of its
   parameters it never rebinds;
 - the raise's own test is the only condition of the path that reads those attributes (no
-  other guard that a changed value then meets);
+  other guard that a changed value then meets), but for two kinds of test a value the
+  check accepts passes as well: the earlier arms of the raise's own `if`/`elif` chain that
+  compare the attribute with literals and do not fail (`if self.load == "inline": ...
+  elif self.load == "selectin": ... elif self.load is not None: raise`: the values the
+  chain takes), and a guard that reads the attribute only as true or false beside another
+  test, where every literal those arms accept is true (`if self.load and self.concrete:
+  raise`: the user's value, true like them, has already passed it);
 - the site is a `raise`, or an `assert` with a message: a bare `assert` states what the
   code assumes its callers (or its constructor's own checks) made sure of.
 """
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
 from errdex.explain.context import Facts
 from errdex.explain.init_values import own_init
-from errdex.explain.input_nodes import free_names
+from errdex.explain.input_nodes import free_names, literal_value
+from errdex.explain.page import ConditionView
 from errdex.explain.plain import code
 from errdex.explain.stored_argument import plain_store, stored_once
 from errdex.explain.user_call import exported_constructor
@@ -114,6 +122,7 @@ def _only_own_test(facts: Facts, attributes: list[str]) -> bool:
     the attributes (and reads them all)."""
     wanted = {f"self.{a}" for a in attributes}
     own = facts.held[-1]
+    others: list[tuple[ConditionView, ast.expr | None]] = []
     for condition in facts.conditions:
         test = parse_expression(condition.text)
         read = set(free_names(test)) if test is not None else {condition.text}
@@ -122,5 +131,78 @@ def _only_own_test(facts: Facts, attributes: list[str]) -> bool:
             if not wanted <= read:
                 return False
         elif touches:
+            others.append((condition, test))
+    if not others:
+        return True
+    arms = _chain_arms(facts, own.line, wanted)  # read only where another test reads them
+    accepted = [v for values in arms.values() for v in values]
+    for condition, test in others:
+        if condition.line in arms and not condition.holds:
+            continue  # a value the chain takes instead
+        if not (accepted and all(accepted) and _truth_only(test, wanted)):
             return False
     return True
+
+
+def _chain_arms(facts: Facts, line: int, wanted: set[str]) -> dict[int, list[object]]:
+    """The earlier arms of the `if`/`elif` chain whose last test is at `line`, each a test
+    of `wanted` against literals whose body does not fail, by line, with the literals it
+    takes; empty when any earlier arm is not such a test."""
+    tree = facts.site_function()
+    if tree is None:
+        return {}
+    chains: dict[int, ast.If] = {}  # an `elif`'s line -> the `if` it is the `orelse` of
+    target = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If):
+            if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+                chains[node.orelse[0].test.lineno] = node
+            if node.test.lineno == line:
+                target = node
+    arms: dict[int, list[object]] = {}
+    while target is not None and (earlier := chains.get(target.test.lineno)) is not None:
+        values = _compared(earlier.test, wanted)
+        arm = earlier.test.lineno
+        if values is None or facts.read.other_branch_fails(arm, False):
+            return {}
+        arms[arm] = values
+        target = earlier
+    return arms
+
+
+def _compared(test: ast.expr, wanted: set[str]) -> list[object] | None:
+    """The literals `self.x == "a"` or `self.x in ("a", "b")` takes, `self.x` of `wanted`."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    if ast.unparse(test.left) not in wanted:
+        return None
+    right = test.comparators[0]
+    if isinstance(test.ops[0], ast.Eq):
+        items = [right]
+    elif isinstance(test.ops[0], ast.In) and isinstance(right, (ast.Tuple, ast.List, ast.Set)):
+        items = list(right.elts)
+    else:
+        return None
+    if not all(isinstance(i, ast.Constant) for i in items):
+        return None
+    return [literal_value(i) for i in items]
+
+
+def _truth_only(test: ast.expr | None, wanted: set[str]) -> bool:
+    """Whether `test` reads each of `wanted` only as a whole operand of `and`/`or` (or its
+    `not`), beside another test: its outcome is the same for any true value."""
+    if test is None or not isinstance(test, ast.BoolOp):
+        return False
+    others = False
+    for value in test.values:
+        bare = (
+            value.operand
+            if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not)
+            else value
+        )
+        if ast.unparse(bare) in wanted:
+            continue
+        if set(free_names(value)) & wanted:
+            return False
+        others = True
+    return others

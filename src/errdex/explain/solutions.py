@@ -73,7 +73,7 @@ from errdex.explain.handed_callback import handed_solution
 from errdex.explain.hiding_flags import hides_only, input_solution, skips_work
 from errdex.explain.inferred_type import inferred_type_solution
 from errdex.explain.inner_raises import inner_solution
-from errdex.explain.inputs import input_action
+from errdex.explain.inputs import input_action, with_chain_values
 from errdex.explain.installed_method import installed_solutions
 from errdex.explain.instances import instance_action
 from errdex.explain.kept_fields import with_kept_fields
@@ -86,6 +86,7 @@ from errdex.explain.made_by import made_by_solution
 from errdex.explain.missing_data import missing_data_solution
 from errdex.explain.mode_switch import hiding_switch
 from errdex.explain.name_clash import name_clash_solution
+from errdex.explain.named_cause import named_cause_solutions
 from errdex.explain.named_mode import mode_parts
 from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.narrow_keywords import narrowing_solution
@@ -93,6 +94,7 @@ from errdex.explain.narrowing import kept_conditions
 from errdex.explain.network_try import network_solutions
 from errdex.explain.next_checks import next_checked
 from errdex.explain.no_action import never_runs
+from errdex.explain.not_associated import not_associated_solution
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
 from errdex.explain.override_hatch import override_hatch_solution
@@ -415,7 +417,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     if hatch is not None:
         found.add(hatch, 0)
     counterpart = sync_sibling_solution(facts) or counterpart_class_solution(facts)
-    for sibling in (counterpart, stated_order_solution(facts)):
+    for sibling in (counterpart, stated_order_solution(facts), not_associated_solution(facts)):
         if sibling is not None:  # a sync sibling, or the call the message says to make first
             found.add(sibling, 0)
     _add_environment(found, open_conditions, facts)
@@ -583,6 +585,9 @@ def _solutions(facts: Facts) -> list[Solution]:
         # the message's rule on the argument the check sees only through locals made from
         # it, where nothing else is said
         kept = [derived]
+    if not kept:
+        # what the message names as a cause in the user's doing: not doing it
+        kept = named_cause_solutions(facts)
     # a setting's fix carries the other settings the check needs, or is not drawn
     # and a fix that calls the package's own code is not drawn
     return [
@@ -698,6 +703,7 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
                 given = input_action(wide, facts) or input_action(with_members(wide, facts), facts)
             given = given or instance_action(check, facts)
             if given is not None:
+                given = with_chain_values(given, condition, group, merged, facts)
                 solution, way_out = input_solution(given, condition, facts)
                 if way_out and skips_work(condition, facts):
                     continue  # an input that only skips the work asked: no way out

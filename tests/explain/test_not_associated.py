@@ -1,0 +1,98 @@
+"""A message that says the user's object is not yet part of its holder (a column not in a
+table, an index on no table, a key with no column): the way out is to put it there first.
+A holder that is the program's own (a worker) names no declaration and gets nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_with_message
+
+from errdex.store import Store
+
+FILES = {
+    "tables/__init__.py": "from tables.schema import Column, Key, Index\n",
+    "tables/schema.py": """
+        class InvalidRequest(Exception):
+            pass
+
+
+        class Column:
+            def __init__(self, name, *keys):
+                self.name = name
+                self.table = None
+                for key in keys:
+                    key.parent = self
+
+
+        class Key:
+            def __init__(self, target):
+                self.target = target
+                self.parent = None
+
+            def resolve(self):
+                if self.parent is None:
+                    raise InvalidRequest(
+                        "this Key object does not yet have a parent Column associated with it."
+                    )
+                elif self.parent.table is None:
+                    raise InvalidRequest(
+                        "this Key's parent column is not yet associated with a Table."
+                    )
+                return self.parent.table
+
+
+        class Index:
+            def __init__(self, name):
+                self.name = name
+                self.table = None
+
+            def create(self):
+                if self.table is None:
+                    raise InvalidRequest("Index '%s' is not associated with any table." % self.name)
+
+
+        class Session:
+            def __init__(self):
+                self.worker = None
+
+            def send(self):
+                if self.worker is None:
+                    raise InvalidRequest("this session is not associated with a worker.")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("tables"), "tables", FILES)
+
+
+def _first(store: Store, message: str) -> str:
+    page = page_with_message(store, "tables", message)
+    assert page.solutions, message
+    return page.solutions[0].text
+
+
+def test_an_object_not_yet_in_its_holder_is_put_there_first(tables: Store) -> None:
+    assert _first(tables, "this Key's parent column").startswith(
+        "Associate this Key's parent column with a Table first (add it to one), then make the "
+        "call that raised: the message says"
+    )
+    assert _first(tables, "Index '").startswith(
+        "Associate the Index “NAME” with a table first (add it to one), then make the call "
+        "that raised"
+    )
+
+
+def test_an_object_with_no_holder_of_its_own_gets_one_first(tables: Store) -> None:
+    assert _first(tables, "this Key object does not yet have").startswith(
+        "Give this Key object a parent Column first (add it to one), then make the call that "
+        "raised: the message says"
+    )
+
+
+def test_a_holder_of_the_program_s_own_is_no_declaration(tables: Store) -> None:
+    page = page_with_message(tables, "tables", "this session is not associated")
+    assert not any(s.text.startswith("Associate") for s in page.solutions)
