@@ -134,3 +134,132 @@ DEVICES = {
                     raise NotImplementedError("Huge attention does not support sinks")
         """,
 }
+
+# Backends declaring the model and cache dtypes they take (`supported_dtypes`,
+# `supported_kv_cache_dtypes`), both set with a flag: a member taking some of the site's
+# values stands in for those; one deciding the cache by calls is not known to take the
+# value a check of the cache fails on; one whose own code makes the same check is none.
+VALUES = {
+    **_CLI,
+    "serve/args.py": """
+        from dataclasses import dataclass
+
+        from serve.backends.registry import AttentionBackendEnum
+
+        @dataclass
+        class EngineArgs:
+            attention_backend: AttentionBackendEnum | None = None
+            dtype: str = "auto"
+            kv_cache_dtype: str = "auto"
+
+            @staticmethod
+            def add_cli_args(parser):
+                parser.add_argument("--attention-backend")
+                parser.add_argument("--dtype")
+                parser.add_argument("--kv-cache-dtype")
+                return parser
+        """,
+    "serve/backends/__init__.py": "",
+    "serve/backends/registry.py": """
+        from enum import Enum
+
+        class AttentionBackendEnum(Enum):
+            WIDE = "serve.backends.wide.WideBackend"
+            NARROW = "serve.backends.narrow.NarrowBackend"
+            CALLED = "serve.backends.called.CalledBackend"
+            MIRROR = "serve.backends.mirror.MirrorBackend"
+
+            def get_path(self):
+                if not self.value:
+                    raise ValueError(f"{self.name} names no class")
+                return self.value
+        """,
+    "serve/platforms.py": """
+        from serve.backends.registry import AttentionBackendEnum
+
+        def priorities():
+            return [
+                AttentionBackendEnum.WIDE,
+                AttentionBackendEnum.NARROW,
+                AttentionBackendEnum.CALLED,
+                AttentionBackendEnum.MIRROR,
+            ]
+        """,
+    "serve/backends/base.py": """
+        from typing import ClassVar
+
+        class AttentionBackend:
+            supported_dtypes: ClassVar[list[str]] = ["float16", "bfloat16"]
+            supported_kv_cache_dtypes: ClassVar[list[str]] = ["auto", "float16", "bfloat16"]
+
+        def check_output(output):
+            if output is None:
+                raise ValueError("an output buffer is required")
+        """,
+    "serve/backends/wide.py": """
+        from serve.backends.base import AttentionBackend
+
+        class WideBackend(AttentionBackend):
+            supported_dtypes = ["float16", "bfloat16", "float32"]
+            supported_kv_cache_dtypes = ["auto", "float16", "bfloat16", "fp8"]
+
+            @staticmethod
+            def get_impl_cls():
+                return WideImpl
+
+        class WideImpl:
+            def __init__(self, kv_cache_dtype, sinks):
+                if sinks is not None:
+                    raise NotImplementedError("Wide attention does not support sinks")
+                if kv_cache_dtype.startswith("fp8"):
+                    raise ValueError("Wide attention needs a newer device for an fp8 cache")
+
+            def forward(self, output_scale):
+                if output_scale is not None:
+                    raise NotImplementedError("Wide attention does not fuse output quantization")
+        """,
+    "serve/backends/narrow.py": """
+        from serve.backends.base import AttentionBackend
+
+        class NarrowBackend(AttentionBackend):
+            supported_dtypes = ["bfloat16"]
+
+        def narrow_blocks(count):
+            if count < 1:
+                raise ValueError("narrow attention needs a block")
+        """,
+    "serve/backends/called.py": """
+        from serve.backends.base import AttentionBackend
+        from serve.devices import device_takes
+
+        class CalledBackend(AttentionBackend):
+            supported_dtypes = ["float16", "bfloat16", "float32"]
+            supported_kv_cache_dtypes = ["auto", "float16", "bfloat16", "fp8"]
+
+            @classmethod
+            def supports_kv_cache_dtype(cls, kv_cache_dtype):
+                if kv_cache_dtype not in cls.supported_kv_cache_dtypes:
+                    return False
+                return device_takes(kv_cache_dtype)
+
+        def called_blocks(count):
+            if count < 1:
+                raise ValueError("called attention needs a block")
+        """,
+    "serve/backends/mirror.py": """
+        from serve.backends.base import AttentionBackend
+
+        class MirrorBackend(AttentionBackend):
+            supported_dtypes = ["float16", "bfloat16", "float32"]
+            supported_kv_cache_dtypes = ["auto", "float16", "bfloat16", "fp8"]
+
+            @staticmethod
+            def get_impl_cls():
+                return MirrorImpl
+
+        class MirrorImpl:
+            def forward(self, output_scale, output_block_scale):
+                if output_scale is not None or output_block_scale is not None:
+                    raise NotImplementedError("Mirror attention does not fuse output quantization")
+        """,
+}

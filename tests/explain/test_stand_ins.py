@@ -1,5 +1,7 @@
-"""Another backend is offered only where its class takes all the site's backend's class
-takes: the device it declares, the cache values, the head sizes."""
+"""Another backend is offered only where its class runs on the device the site's backend's
+class runs on and takes its head sizes, and takes some of the values of a setting the user
+picks (named with them where it takes only some), among them the value the check fails on,
+and does not make the same check."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import pytest
 from explain_samples import indexed_package, page_with_message
 
 from errdex.store import Store
-from stand_ins_samples import DEVICES
+from stand_ins_samples import DEVICES, VALUES
 
 
 @pytest.fixture(scope="module")
@@ -28,3 +30,37 @@ def test_no_backend_is_offered_where_none_takes_what_the_site_takes(devices: Sto
     page = page_with_message(devices, "serve", "Huge attention does not support sinks")
     # HOPPER and BLACK refuse capability 12, PORTABLE head size 80
     assert not any(s.knob == "--attention-backend" for s in page.solutions)
+
+
+@pytest.fixture(scope="module")
+def values(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("values"), "serve", VALUES)
+
+
+def _chosen(store: Store, message: str) -> list[str]:
+    page = page_with_message(store, "serve", message)
+    return [s.text.split(". ")[0] for s in page.solutions if s.knob == "--attention-backend"]
+
+
+def test_a_backend_taking_some_of_the_values_is_offered_for_them(values: Store) -> None:
+    # NARROW takes only bfloat16 models and the base's caches: of WIDE's, those it names
+    assert _chosen(values, "Wide attention does not support sinks") == [
+        "Choose another attention backend: `--attention-backend CALLED` (or `MIRROR`), or "
+        "`--attention-backend NARROW` for `--dtype` `bfloat16` and `--kv-cache-dtype` "
+        "`auto`, `float16` or `bfloat16` only"
+    ]
+
+
+def test_a_backend_not_known_to_take_the_value_the_check_fails_on_is_not_offered(
+    values: Store,
+) -> None:
+    # the check fails on an fp8 cache: NARROW takes none, CALLED decides fp8 by a call
+    assert _chosen(values, "Wide attention needs a newer device for an fp8 cache") == [
+        "Choose another attention backend: `--attention-backend MIRROR`"
+    ]
+
+
+def test_a_backend_making_the_same_check_is_not_offered(values: Store) -> None:
+    # MIRROR refuses an output scale as WIDE does (its test holds wherever WIDE's does)
+    chosen = _chosen(values, "Wide attention does not fuse output quantization")
+    assert len(chosen) == 1 and "MIRROR" not in chosen[0] and "CALLED" in chosen[0]

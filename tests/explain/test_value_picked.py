@@ -100,7 +100,8 @@ def test_no_value_is_offered_where_the_code_is_not_the_values_alone(
     cached: Store, message: str
 ) -> None:
     page = page_with_message(cached, "serve", message)
-    assert not any("--kv-cache-dtype" in s.text for s in page.solutions)
+    # (a backend standing in may still name the values it takes: "for `--kv-cache-dtype`")
+    assert not any(s.text.startswith("Choose a value of") for s in page.solutions)
 
 
 READ_ONLY = """\

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from errdex.explain.class_made import ClassHooks
     from errdex.explain.failed_try import TriedInput
     from errdex.explain.handed_facts import HandedCallback
-    from errdex.explain.picked_value import ValuePicked
+    from errdex.explain.picked_value import Taken, ValuePicked
     from errdex.explain.unreached import FilledDefault, PassedCall
 
 # Conditions that say where the code is rather than what went wrong. A loop that ran out
@@ -203,9 +203,10 @@ class Facts:
     # the class of the site's file a setting's value picks, supporting only values its base
     # does not (`explain/value_picked.py`; needs the store)
     value_picked: ValuePicked | None = None
-    # a selection's setting → the members standing in whose class admits all the site's
-    # member's class admits (`explain/stand_ins.py`; needs the store)
-    stand_ins: dict[str, tuple[str, ...]] | None = None
+    # a selection's setting → the members standing in whose class runs where the site's
+    # member's class runs and takes its values, each with the values it takes where it
+    # takes only some (`explain/stand_ins.py`; needs the store)
+    stand_ins: dict[str, dict[str, tuple[Taken, ...]]] | None = None
     # an argument of a function no public path reaches → (the public call, its argument)
     # that hands it on as it is (`explain/entry_args.py`; needs the store)
     entry_args: dict[str, Entry] = field(default_factory=dict)

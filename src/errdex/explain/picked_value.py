@@ -21,3 +21,15 @@ class ValuePicked(msgspec.Struct, frozen=True):
     # a selection's setting → the members standing in for this code that support one of
     # `values` too (naming another alone must keep the value: the others refuse it)
     others: dict[str, tuple[str, ...]] = {}
+
+
+class Taken(msgspec.Struct, frozen=True):
+    """Of the values of a setting the class of the member picking the site's code takes,
+    those a member standing in takes as well, where it takes only some of them
+    (`explain/stand_ins.py`): the setting's flag and the values as the flag takes them;
+    with `refused`, the values it refuses instead (its class decides the others by calls,
+    so which of them it takes is not told)."""
+
+    flag: str  # --dtype
+    values: tuple[str, ...]  # bfloat16
+    refused: bool = False

@@ -22,8 +22,8 @@ import msgspec
 from errdex.ast_walk import walk
 from errdex.explain.named_plugin import named_context, named_solution
 from errdex.explain.page import ExampleFix, Solution
-from errdex.explain.picked_value import ValuePicked
-from errdex.explain.plain import code, command_placeholders, setting_noun
+from errdex.explain.picked_value import Taken, ValuePicked
+from errdex.explain.plain import code, command_placeholders, listed, setting_noun
 from errdex.explain.value_picked import value_picked_context
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.linked_facts import SelectionLink
@@ -34,7 +34,7 @@ def selection_solutions(
     stored: StoredSite,
     *,
     others: dict[str, tuple[str, ...]] | None = None,
-    fitting: dict[str, tuple[str, ...]] | None = None,
+    fitting: dict[str, dict[str, tuple[Taken, ...]]] | None = None,
 ) -> list[Solution]:
     """One solution per setting that picks the site's code, best first, each with its fix.
 
@@ -44,14 +44,17 @@ def selection_solutions(
     runs for a value of another setting that few support (`explain/value_picked.py`), and
     the member named instead must support it as well; a setting with none is no way out.
     With `fitting` (a setting → members), those of a setting it holds are the only ones
-    whose class admits all the chosen member's class admits (`explain/stand_ins.py`): one
-    refusing the user's device or values is no way out, and a setting with none left is
-    none (leaving a member only the setting names out still is)."""
+    whose class runs where the chosen member's class runs and takes some of its values
+    (`explain/stand_ins.py`): one refusing the user's device or all their values is no way
+    out, and a setting with none left is none (leaving a member only the setting names out
+    still is). A member taking only some of the values comes after those taking all, named
+    with the values it takes."""
     out: list[Solution] = []
     if stored.site.kind in (SiteKind.LOG, SiteKind.WARN):
         return out
     invariant = _input_invariant(stored)
     for link in stored.selections:
+        takes: dict[str, tuple[Taken, ...]] = {}
         if link.how == "exclude" and invariant:
             continue
         if link.how == "choose" and others is not None:
@@ -60,18 +63,21 @@ def selection_solutions(
                 continue
             link = msgspec.structs.replace(link, others=kept)
         if link.how == "choose" and fitting is not None and link.setting in fitting:
-            kept = tuple(o for o in link.others if o in fitting[link.setting])
-            if not kept and not link.given:
+            members = fitting[link.setting]
+            whole = tuple(o for o in link.others if o in members and not members[o])
+            takes = {o: members[o] for o in link.others if members.get(o)}
+            if not whole and not takes and not link.given:
                 continue
-            link = msgspec.structs.replace(link, others=kept)
+            link = msgspec.structs.replace(link, others=whole + tuple(takes))
         if link.how == "name":
             named = named_solution(link, stored)
             if named is not None and all(s.text != named.text for s in out):
                 out.append(named)
             continue
-        text = _exclude(link) if link.how == "exclude" else _choose(link, stored)
+        text = _exclude(link) if link.how == "exclude" else _choose(link, stored, takes)
         if text is not None and all(s.text != text for s in out):
-            out.append(Solution(text=text, knob=link.setting, kind="setting", fix=_fix(link)))
+            fix = _fix(link, takes)
+            out.append(Solution(text=text, knob=link.setting, kind="setting", fix=fix))
     return out
 
 
@@ -145,10 +151,12 @@ def _is_shape(node: ast.expr) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "shape"
 
 
-def _choose(link: SelectionLink, stored: StoredSite) -> str | None:
+def _choose(
+    link: SelectionLink, stored: StoredSite, takes: dict[str, tuple[Taken, ...]]
+) -> str | None:
     if link.given:
-        return _given(link, stored)
-    other = _other_choice(link)
+        return _given(link, stored, takes)
+    other = _other_choice(link, takes)
     if other is None:
         return None
     named = code(link.registry) if link.registry else code(link.value)
@@ -160,13 +168,30 @@ def _choose(link: SelectionLink, stored: StoredSite) -> str | None:
     )
 
 
-def _other_choice(link: SelectionLink) -> str | None:
-    """ "another attention backend: `--attention-backend FLASH_ATTN` (or ...)", or None."""
+def _other_choice(link: SelectionLink, takes: dict[str, tuple[Taken, ...]]) -> str | None:
+    """ "another attention backend: `--attention-backend FLASH_ATTN` (or ...)", each member
+    that takes only some of the values after, with them: "`--attention-backend
+    FLASHMLA_SPARSE` for `--dtype` `bfloat16` only", or None."""
     if not link.others:
         return None
-    first, *rest = link.others
-    also = f" (or {', '.join(code(o) for o in rest)})" if rest else ""
-    return f"another {setting_noun(link.setting)}: {code(f'{link.setting} {first}')}{also}"
+    whole = [o for o in link.others if o not in takes]
+    named = []
+    if whole:
+        first, *rest = whole
+        also = f" (or {', '.join(code(o) for o in rest)})" if rest else ""
+        named.append(f"{code(f'{link.setting} {first}')}{also}")
+    for member, taken in takes.items():
+        only = [_values(t) for t in taken if not t.refused]
+        refused = [_values(t) for t in taken if t.refused]
+        said = [f"for {listed(only)} only"] if only else []
+        said += [f"not with {listed(refused)}"] if refused else []
+        named.append(f"{code(f'{link.setting} {member}')} {', '.join(said)}")
+    return f"another {setting_noun(link.setting)}: {', or '.join(named)}"
+
+
+def _values(taken: Taken) -> str:
+    """ "`--dtype` `float16` or `bfloat16`"."""
+    return f"{code(taken.flag)} {listed([code(v) for v in taken.values], 'or')}"
 
 
 def _where(link: SelectionLink, stored: StoredSite) -> str:
@@ -175,10 +200,10 @@ def _where(link: SelectionLink, stored: StoredSite) -> str:
     return "this file" if link.file != stored.file else code(stored.file)
 
 
-def _given(link: SelectionLink, stored: StoredSite) -> str:
+def _given(link: SelectionLink, stored: StoredSite, takes: dict[str, tuple[Taken, ...]]) -> str:
     """A member only the setting picks: leave it out, or pick one of its kind."""
     given = code(f"{link.setting} {link.value}")
-    choice = _other_choice(link)
+    choice = _other_choice(link, takes)
     other = f", or choose {choice}" if choice is not None else ""
     named = code(link.registry) if link.registry else code(link.value)
     return (
@@ -210,14 +235,16 @@ def _exclude(link: SelectionLink) -> str:
     )
 
 
-def _fix(link: SelectionLink) -> ExampleFix | None:
-    """Before and after: the command line with the other value."""
+def _fix(link: SelectionLink, takes: dict[str, tuple[Taken, ...]]) -> ExampleFix | None:
+    """Before and after: the command line with the other value (and, for a member taking
+    only some values, the first of each it takes)."""
     if not link.command or (link.how == "choose" and not link.others and not link.given):
         return None
     if link.given:  # the command as the user typed it, with the value that runs the code
         after = link.command
         if link.others:
             after += f" {link.setting} {shlex.quote(link.others[0])}"
+            after += _values_taken(takes.get(link.others[0], ()))
         return ExampleFix(
             before=f"{link.command} {link.setting} {shlex.quote(link.value)}",
             after=after,
@@ -232,6 +259,13 @@ def _fix(link: SelectionLink) -> ExampleFix | None:
         after = f"{link.setting}={shlex.quote(value)} {link.command}"
     else:
         after = f"{link.command} {link.setting} {shlex.quote(value)}"
+    if link.how == "choose":
+        after += _values_taken(takes.get(value, ()))
     return ExampleFix(
         before=link.command, after=after, note=note + command_placeholders(link.command or "")
     )
+
+
+def _values_taken(taken: tuple[Taken, ...]) -> str:
+    """` --dtype bfloat16`: the first value of each setting a member takes only some of."""
+    return "".join(f" {t.flag} {shlex.quote(t.values[0])}" for t in taken if not t.refused)

@@ -1,17 +1,29 @@
-"""Which of the members a selection offers in place of the site's one run where it runs.
+"""Which of the members a selection offers in place of the site's one run where it runs,
+and for which of its values.
 
 "Choose another attention backend: `--attention-backend TRITON_MLA` (or ...)" names members
 of a registry whose classes declare what they run on: the values of a setting they take
 (`supported_kv_cache_dtypes = ["auto", "fp8"]`, `supports_kv_cache_dtype(cls, x)` testing
 `x` against literals), the device (`supports_compute_capability(cls, capability)` returning
 `capability.major == 10`), the sizes (`get_supported_head_sizes` returning `[64, 128]`). A
-member whose class refuses a value the site's class takes leads the user who runs the site's
+member whose class refuses what the site's class takes leads the user who runs the site's
 class into the selection's own refusal (a backend for compute capability 9 on the user's 10).
-So a member stands in only where every declaration both classes make (their own, else their
-nearest base's) admits on its side all the site's class admits; a member whose class is not
-followed, or whose declarations are not literal, is kept as the registry names it. Sizes
-are read as the weaker of "one of" and "a multiple of one of" (a kernel's block sizes are
-the latter): a size none of the member's divides is refused either way.
+What the user cannot change (the device, the model's head sizes) the member must take in
+full. A value of a setting the user picks with a flag of the version named as the
+declaration is (`supported_dtypes`, `--dtype`) it may take in part: the member is offered
+for the values of the site's class it takes ("for `--dtype bfloat16` only"), and not at all
+where it takes none. Sizes are read as the weaker of "one of" and "a multiple of one of" (a
+kernel's block sizes are the latter).
+
+Where the site's own conditions test such a value (`self.kv_cache_dtype.startswith("fp8")`),
+the failure is about it, and a member is offered only where its class is known to take a
+value on which the check fails: a member that decides that setting by calls (the platform,
+a kernel's version), or declares it not at all, may refuse the very value the user has. A
+`supports_x` that refuses what its class's list does not hold before it calls anything still
+tells what the member refuses: the values outside the list.
+
+A member whose class is not followed, or whose declarations are not literal, is kept as
+the registry names it.
 """
 
 from __future__ import annotations
@@ -20,31 +32,38 @@ import ast
 import itertools
 import re
 
+from errdex.explain.picked_value import Taken
 from errdex.explain.value_picked import (
     _MOST_HOPS,
     _assigned,
     _body,
     _class_named,
+    _is_name,
     _own_values,
     _supports,
     member_classes,
+    startswith_argument,
 )
+from errdex.facts import BRANCH_KINDS, ConditionKind
+from errdex.link.expression_texts import parse_expression
 from errdex.store.base import Store, StoredSite
 
 _DECLARED = re.compile(
     r"supports_(?P<a>[a-z]\w*)|supported_(?P<b>[a-z]\w*?)s|get_supported_(?P<c>[a-z]\w*?)s"
 )
 
-# what a class declares of one name: ("values", the values, a prefix) or ("test", the
-# argument, the expression its method returns); None where it declares it some other way
+# what a class declares of one name: ("values", the values, a prefix), ("bound", the
+# values outside which it refuses, None) or ("test", the argument, the expression its
+# method returns); None where it declares it some other way
 _Declared = tuple[str, object, object] | None
 
 
-def standing_in(store: Store, stored: StoredSite) -> dict[str, tuple[str, ...]]:
-    """A selection's setting → the members, of those it offers, whose class admits what
-    the class of the member picking the site's code admits. Only the settings whose
-    registry names the site's member by a class path the version holds."""
-    out: dict[str, tuple[str, ...]] = {}
+def standing_in(store: Store, stored: StoredSite) -> dict[str, dict[str, tuple[Taken, ...]]]:
+    """A selection's setting → the members, of those it offers, whose class runs where the
+    class of the member picking the site's code runs and takes some of its values, each
+    with the values it takes where it takes only some (none: it takes all). Only the
+    settings whose registry names the site's member by a class path the version holds."""
+    out: dict[str, dict[str, tuple[Taken, ...]]] = {}
     for link in stored.selections:
         if link.how != "choose" or link.file is None or not link.others:
             continue
@@ -53,13 +72,82 @@ def standing_in(store: Store, stored: StoredSite) -> dict[str, tuple[str, ...]]:
         if own is None:
             continue
         mine = _declarations(store, stored, *own)
-        out[link.setting] = tuple(
-            member
-            for member in link.others
-            if member not in classes
-            or _admits_all(_declarations(store, stored, *classes[member]), mine)
-        )
+        flags = _Flags(store, stored.version_id)
+        failing = _failing_tests(stored, mine, flags)
+        checked = _checking_too(store, stored, [classes[m][0] for m in link.others if m in classes])
+        kept: dict[str, tuple[Taken, ...]] = {}
+        for member in link.others:
+            if member not in classes:
+                kept[member] = ()
+                continue
+            if classes[member][0] in checked:
+                continue  # its own code makes the same check: the same input fails there
+            taken = _taken(_declarations(store, stored, *classes[member]), mine, flags, failing)
+            if taken is not None:
+                kept[member] = taken
+        out[link.setting] = kept
     return out
+
+
+class _Flags:
+    """Whether a flag is one of the version's: its names read once, and only when asked
+    (a page whose members take all its values asks nothing)."""
+
+    def __init__(self, store: Store, version_id: int) -> None:
+        self._store, self._version_id = store, version_id
+        self._names: frozenset[str] | None = None
+
+    def __contains__(self, flag: str) -> bool:
+        if self._names is None:
+            self._names = self._store.defined_names(self._version_id)
+        return flag in self._names
+
+
+def _checking_too(store: Store, stored: StoredSite, files: list[str]) -> set[str]:
+    """The files, of `files`, holding a check that fails where the site's own does: its
+    test as written (`self.` aside: `sinks.shape[0] == num_heads` is `self.sinks.shape[0]
+    == num_heads`), or an `or` one of whose parts it is (`output_scale is not None or
+    output_block_scale is not None` fails where `output_block_scale is not None` does)."""
+    mine = _own_check(stored)
+    if mine is None or not files:
+        return set()
+    test, holds = mine
+    found = set()
+    for other in store.sites_in_files(files, project=stored.project, version=stored.version):
+        theirs = _own_check(other)
+        if theirs is None or other.file in found:
+            continue
+        either = isinstance(theirs[0], ast.BoolOp) and isinstance(theirs[0].op, ast.Or)
+        parts = theirs[0].values if either and holds else [theirs[0]]  # type: ignore[attr-defined]
+        if theirs[1] == holds and any(_same(p, test) for p in parts):
+            found.add(other.file)
+    return found
+
+
+def _own_check(stored: StoredSite) -> tuple[ast.expr, bool] | None:
+    """The test of the site's own check, the nearest `if` or `assert` above it, and
+    whether it holds where the site fails; None where the nearest branch is an `else` or
+    an early exit (what it tests is not the check's own)."""
+    own = [c for c in stored.site.conditions if c.kind in _BRANCHES]
+    if not own:
+        return None
+    nearest = max(own, key=lambda c: c.line)
+    if nearest.kind not in (ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ASSERT):
+        return None
+    tree = parse_expression(nearest.test)
+    return (tree, nearest.holds) if tree is not None else None
+
+
+_BRANCHES = BRANCH_KINDS | {ConditionKind.ASSERT}
+
+
+def _same(one: ast.expr, other: ast.expr) -> bool:
+    return _unselfed(one) == _unselfed(other)
+
+
+def _unselfed(node: ast.expr) -> str:
+    """The test's text with `self.` taken off its attributes."""
+    return re.sub(r"\bself\.", "", ast.unparse(node))
 
 
 def _declarations(
@@ -87,9 +175,11 @@ def _own(cls: ast.ClassDef) -> dict[str, _Declared]:
     """What the class's own body declares: values of a setting (`_own_values`), a test of
     the argument's attributes against numbers, a literal list of sizes. A method deciding
     some other way by calls (`supports_kv_cache_dtype` asking the platform) makes it None,
-    hiding its list and its base's; one that only reads the list (no call) leaves it."""
+    hiding its list and its base's; one that only reads the list (no call) leaves it, and
+    one that first refuses what the list does not hold bounds it ("bound")."""
     out: dict[str, _Declared] = {}
     hidden: set[str] = set()
+    bounded: set[str] = set()
     for statement in cls.body:
         name = statement.name if isinstance(statement, ast.FunctionDef) else _assigned(statement)[0]
         matched = _DECLARED.fullmatch(name or "")
@@ -102,6 +192,8 @@ def _own(cls: ast.ClassDef) -> dict[str, _Declared]:
                 matched["c"] or any(isinstance(n, ast.Call) for n in ast.walk(statement))
             ):
                 hidden.add(key)
+                if matched["a"] and _refuses_unlisted(statement, f"supported_{key}s"):
+                    bounded.add(key)
         else:
             value = _assigned(statement)[1]
             values = _constants(value) if value is not None else None
@@ -112,8 +204,42 @@ def _own(cls: ast.ClassDef) -> dict[str, _Declared]:
     for key, (values, prefix, _) in decided.items():
         out[key] = ("values", values, prefix)
     for key in hidden - decided.keys():
-        out[key] = None
+        listed = out.get(key)
+        bound = key in bounded and listed is not None and listed[0] == "values"
+        out[key] = ("bound", listed[1], None) if bound and listed is not None else None
     return out
+
+
+def _refuses_unlisted(method: ast.FunctionDef, attribute: str) -> bool:
+    """`supports_x(cls, x)` opening (after an `if x is None: return ...`) with `if x not in
+    cls.supported_xs: return False`: whatever it asks after, it refuses what the list does
+    not hold."""
+    params = [a.arg for a in method.args.args]
+    if len(params) != 2:
+        return False
+    for statement in _body(method)[:2]:
+        if not (isinstance(statement, ast.If) and not statement.orelse):
+            return False
+        test, then = statement.test, statement.body
+        if not (len(then) == 1 and isinstance(then[0], ast.Return)):
+            return False
+        returned = then[0].value
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return False
+        if not _is_name(test.left, params[1]):
+            return False
+        right = test.comparators[0]
+        if isinstance(test.ops[0], ast.Is):
+            continue  # `if x is None: return ...`: a value of none, not the user's
+        return (
+            isinstance(test.ops[0], ast.NotIn)
+            and isinstance(right, ast.Attribute)
+            and _is_name(right.value, params[0])
+            and right.attr == attribute
+            and isinstance(returned, ast.Constant)
+            and returned.value is False
+        )
+    return False
 
 
 def _constants(node: ast.expr) -> tuple[str, ...] | None:
@@ -186,30 +312,180 @@ def _variable(node: ast.expr, arg: str) -> str | None:
     return None
 
 
-def _admits_all(theirs: dict[str, _Declared], mine: dict[str, _Declared]) -> bool:
-    """Whether every declaration both make admits on their side all mine admits."""
+def _taken(
+    theirs: dict[str, _Declared],
+    mine: dict[str, _Declared],
+    flags: _Flags,
+    failing: dict[str, list[tuple[ast.expr, bool]]],
+) -> tuple[Taken, ...] | None:
+    """What a member takes of the values mine takes, where it takes only some of a
+    setting's (none: all); None where it is no way out: a declaration both make refuses on
+    its side something mine admits that the user cannot pick otherwise (a device, a head
+    size), all of a setting's values mine takes, or the values the site's check fails on."""
+    out: list[Taken] = []
     for key, declared in mine.items():
         other = theirs.get(key)
-        if declared is None or other is None or declared[0] != other[0]:
+        if key in failing and not _takes_failing(other, declared, key, failing[key]):
+            return None
+        if declared is None or other is None:
             continue  # one of them not read: nothing to tell
-        if declared[0] == "values" and not _values_within(declared, other):
-            return False
-        if declared[0] == "test" and not _test_within(declared, other):
-            return False
-    return True
+        if declared[0] == "test" or other[0] == "test":
+            if declared[0] == other[0] == "test" and not _test_within(declared, other):
+                return None
+            continue
+        shared, whole = _shared(declared, other)
+        if whole:
+            continue
+        flag = "--" + key.replace("_", "-")
+        if not shared or flag not in flags:
+            return None  # none of the values, or a value the user does not pick
+        if other[0] == "bound":
+            given = declared[1]
+            assert isinstance(given, tuple)
+            refused = tuple(_as_given(v) for v in given if v not in shared)
+            out.append(Taken(flag=flag, values=refused, refused=True))
+        else:
+            out.append(Taken(flag=flag, values=tuple(_as_given(v) for v in shared)))
+    return tuple(out)
 
 
-def _values_within(mine: tuple[str, object, object], theirs: tuple[str, object, object]) -> bool:
+def _shared(
+    mine: tuple[str, object, object], theirs: tuple[str, object, object]
+) -> tuple[list[str], bool]:
+    """The values of mine theirs takes, and whether that is all mine takes."""
     values, prefix, given = theirs[1], theirs[2], mine[1]
     assert isinstance(values, tuple) and isinstance(given, tuple)
     if all(isinstance(v, str) and v.isdigit() for v in (*values, *given)):
         # sizes: a size is taken where it is one listed (`head_size in sizes`) or a
         # multiple of one (`block_size % size == 0`); refused only where it is neither
-        return all(any(int(v) % int(t) == 0 for t in values if int(t)) for v in given)
+        shared = [v for v in given if any(int(v) % int(t) == 0 for t in values if int(t))]
+        return shared, len(shared) == len(given)
     held = prefix if isinstance(prefix, str) else None
-    if not all(_supports(v, values, held) for v in given):
-        return False
-    return mine[2] is None or (held is not None and str(mine[2]).startswith(held))
+    shared = [v for v in given if _supports(v, values, held)]
+    family = mine[2] is None or (held is not None and str(mine[2]).startswith(held))
+    return shared, len(shared) == len(given) and family
+
+
+def _as_given(value: str) -> str:
+    """A declared value as its flag takes it: `torch.bfloat16` → `bfloat16`."""
+    return value.rpartition(".")[2] if _DOTTED_VALUE.fullmatch(value) else value
+
+
+_DOTTED_VALUE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
+def _failing_tests(
+    stored: StoredSite, mine: dict[str, _Declared], flags: _Flags
+) -> dict[str, list[tuple[ast.expr, bool]]]:
+    """Name of a setting the user picks (a flag of the version named as it is) that mine
+    declares values of → the site's conditions reading its field (`self.kv_cache_dtype`),
+    each with whether it holds where the check fails. A field compared with a value
+    (`.startswith("fp8")`, `== "bfloat16"`) tells which values fail; one handed to a call
+    (`is_quantized_kv_cache(self.kv_cache_dtype)`) that some of them may."""
+    out: dict[str, list[tuple[ast.expr, bool]]] = {}
+    for key, declared in mine.items():
+        if declared is not None and declared[0] == "test":
+            continue  # a device: the conditions ask the platform, not the setting
+        word = re.compile(rf"\b{re.escape(key)}\b")
+        tests = [
+            (tree, condition.holds)
+            for condition in stored.site.conditions
+            if word.search(condition.test)
+            and (tree := parse_expression(condition.test)) is not None
+        ]
+        if tests and "--" + key.replace("_", "-") in flags:
+            out[key] = tests
+    return out
+
+
+def _takes_failing(
+    theirs: _Declared, mine: _Declared, key: str, tests: list[tuple[ast.expr, bool]]
+) -> bool:
+    """Whether theirs is known to take a value the site's check fails on: the values of
+    mine (else of theirs) on which no test of the field is told to go the other way; where
+    none is told at all, every value mine takes. A failure on no value mine declares (a
+    tensor's own dtype) is not about the setting."""
+    if theirs is None or theirs[0] != "values":
+        return False  # decided by calls, bounded only, or not declared: not known
+    values, prefix = theirs[1], theirs[2]
+    assert isinstance(values, tuple)
+    held = prefix if isinstance(prefix, str) else None
+    known = mine is not None and mine[0] in ("values", "bound")
+    candidates = mine[1] if known and mine is not None else values
+    assert isinstance(candidates, tuple)
+    verdicts = {v: [_verdict(tree, key, v) for tree, _ in tests] for v in candidates}
+    if all(r is None for results in verdicts.values() for r in results):
+        if not known or mine is None:
+            return False
+        return _shared(mine, theirs)[1]
+    failing = [
+        v
+        for v, results in verdicts.items()
+        if all(r is None or r == holds for r, (_, holds) in zip(results, tests, strict=True))
+    ]
+    if known and not failing:
+        return True
+    return any(_supports(v, values, held) for v in failing)
+
+
+def _verdict(node: ast.expr, key: str, value: str) -> bool | None:
+    """The truth of a test where the field `key` holds `value` (written as declared: a
+    string, or a dotted name such as `torch.bfloat16`), where the test tells it; None
+    where it does not (another name, a call)."""
+    if isinstance(node, ast.BoolOp):
+        results = [_verdict(v, key, value) for v in node.values]
+        if isinstance(node.op, ast.And):
+            return False if False in results else (None if None in results else True)
+        return True if True in results else (None if None in results else False)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _verdict(node.operand, key, value)
+        return None if inner is None else not inner
+    prefix = startswith_argument(node, lambda subject: _field(subject, key))
+    if prefix is not None:
+        prefixes = _written(prefix)
+        return None if prefixes is None else value.startswith(tuple(prefixes))
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        left, op, right = node.left, node.ops[0], node.comparators[0]
+        if _field(right, key) and isinstance(op, ast.Eq | ast.NotEq):
+            left, right = right, left
+        if not _field(left, key):
+            return None
+        if isinstance(op, ast.Is | ast.IsNot) and _is_none(right):
+            return isinstance(op, ast.IsNot)  # a value the user gave is not None
+        written = _written(right)
+        if written is None:
+            return None
+        if isinstance(op, ast.Eq | ast.NotEq) and len(written) == 1:
+            return (value == written[0]) == isinstance(op, ast.Eq)
+        if isinstance(op, ast.In | ast.NotIn) and isinstance(right, ast.Tuple | ast.List | ast.Set):
+            return (value in written) == isinstance(op, ast.In)
+    return None
+
+
+def _field(node: ast.expr, key: str) -> bool:
+    """`kv_cache_dtype`, `self.kv_cache_dtype`, `spec.kv_cache_dtype`."""
+    if isinstance(node, ast.Name):
+        return node.id == key
+    return isinstance(node, ast.Attribute) and node.attr == key
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _written(node: ast.expr) -> list[str] | None:
+    """A string or dotted name, or a literal tuple, list or set of them, as declared
+    values are written; None for anything else."""
+    elements = node.elts if isinstance(node, ast.Tuple | ast.List | ast.Set) else [node]
+    out = []
+    for e in elements:
+        if isinstance(e, ast.Constant) and isinstance(e.value, str):
+            out.append(e.value)
+        elif isinstance(e, ast.Attribute) and _dotted(e):
+            out.append(ast.unparse(e))
+        else:
+            return None
+    return out
 
 
 def _test_within(mine: tuple[str, object, object], theirs: tuple[str, object, object]) -> bool:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import re
 import shlex
+from collections.abc import Callable
 
 import msgspec
 
@@ -315,18 +316,9 @@ def _method_values(method: ast.FunctionDef) -> tuple[tuple[str, ...], str | None
     if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
         return None
     test = body[0].value
-    if (
-        isinstance(test, ast.Call)
-        and isinstance(test.func, ast.Attribute)
-        and test.func.attr == "startswith"
-        and _is_name(test.func.value, arg)
-        and len(test.args) == 1
-        and not test.keywords
-        and isinstance(test.args[0], ast.Constant)
-        and isinstance(test.args[0].value, str)
-        and test.args[0].value
-    ):
-        return (), test.args[0].value
+    prefix = startswith_argument(test, lambda subject: _is_name(subject, arg))
+    if isinstance(prefix, ast.Constant) and isinstance(prefix.value, str) and prefix.value:
+        return (), prefix.value
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and _is_name(test.left, arg):
         right = test.comparators[0]
         if isinstance(test.ops[0], ast.Eq) and isinstance(right, ast.Constant):
@@ -334,6 +326,20 @@ def _method_values(method: ast.FunctionDef) -> tuple[tuple[str, ...], str | None
         if isinstance(test.ops[0], ast.In):
             values = _literals(right)
             return (values, None) if values else None
+    return None
+
+
+def startswith_argument(node: ast.expr, subject: Callable[[ast.expr], bool]) -> ast.expr | None:
+    """The argument of `x.startswith(arg)` whose `x` is the subject; None for anything else."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "startswith"
+        and subject(node.func.value)
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        return node.args[0]
     return None
 
 
