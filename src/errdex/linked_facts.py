@@ -328,6 +328,10 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     helper_raise: tuple[str, int] | None = None
     # fields of a request body a client sends behind the conditions (`link.requests`)
     requests: tuple[RequestLink, ...] = ()
+    # The calls further up than `caller_links` (`CallerIndex.flow_callers`, no guards) that
+    # a value its check reads may come down from a public call by; only for a raise in a
+    # function no public path reaches whose check reads a parameter.
+    flow_links: tuple[CallerLink, ...] = ()
     # How many calls of the site's function the caller index resolved in the version, at
     # any place (`caller_links` keeps a few callers a level); None when not counted.
     calls: int | None = None

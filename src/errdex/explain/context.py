@@ -56,6 +56,9 @@ class Entry(NamedTuple):
 
     calls: tuple[str, ...]
     argument: str
+    # how the argument reaches the check: as it is (""), or as a "key", "value" or
+    # "element" of it (`explain/entry_flow.py`)
+    how: str = ""
 
     def named(self) -> str:
         """The calls as a page writes them: "`httpx.AsyncClient` or `httpx.Client`"."""

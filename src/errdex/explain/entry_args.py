@@ -13,6 +13,7 @@ may reach the check that way), or when the chains end at different calls.
 from __future__ import annotations
 
 import ast
+import functools
 
 from errdex.explain.context import Entry, Facts
 from errdex.explain.entry_input import (
@@ -20,6 +21,8 @@ from errdex.explain.entry_input import (
     MAX_DEPTH,
     call_values,
     catching,
+    named,
+    other_values,
     passed_on,
     roots,
     state_of,
@@ -125,6 +128,14 @@ def sole_entry(
             for caller in calling:
                 read = call_values(store, chosen, caller, dotted, (name, position), caught, parsed)
                 argument = passed_on(*read) if read is not None else None
+                if (
+                    read is not None
+                    and argument is not None
+                    and other_values(
+                        read[0], dotted, (name, position), functools.partial(named, argument)
+                    )
+                ):
+                    return None  # it calls the function again with another value: which?
                 if read is not None and argument is None:
                     # what the caller's object kept of its constructor's keyword
                     kept = kept_keyword(store, chosen, caller.file, caller.function, read[2])
@@ -137,9 +148,9 @@ def sole_entry(
                     if read is None or not all(isinstance(v, ast.Constant) for v in read[2]):
                         return None  # a value changed on the way, which a user may give
                     continue  # a literal of the package's own: not the user's value
-                entry = _entry(store, chosen, caller.file, caller.function) or _linked_export(
-                    chosen, caller
-                )
+                entry = exported_entry(
+                    store, chosen, caller.file, caller.function
+                ) or linked_export(chosen, caller)
                 caller_params = read[1]
                 if entry is not None:
                     if ends.setdefault(entry, argument) != argument:
@@ -162,7 +173,7 @@ def sole_entry(
     return Entry(tuple(sorted(ends)), next(iter(ends.values())))
 
 
-def _entry(store: Store, chosen: StoredSite, file: str, function: str) -> str | None:
+def exported_entry(store: Store, chosen: StoredSite, file: str, function: str) -> str | None:
     """The path the package exports a function or class by (the class's for a method or a
     constructor: `httpx.URL`), read from a site of it in its file, when that path is shorter
     than where it is defined and names its top package or one right under it; else None."""
@@ -176,23 +187,23 @@ def _entry(store: Store, chosen: StoredSite, file: str, function: str) -> str | 
 
 
 def _class_export(store: Store, chosen: StoredSite, caller: Caller) -> str | None:
-    """`_entry`'s path for the class of a method `caller`, read from a site of the class
+    """`exported_entry`'s path for the class of a method `caller`, read from a site of the class
     or from the linker's public path of the method."""
     owner = caller.function.rpartition(".")[0]
-    found = _entry(store, chosen, caller.file, owner)
+    found = exported_entry(store, chosen, caller.file, owner)
     if found is not None or not public_name(owner):
         return found
-    return _linked_export(chosen, caller, owner)
+    return linked_export(chosen, caller, owner)
 
 
-def _linked_export(chosen: StoredSite, caller: Caller, function: str | None = None) -> str | None:
-    """`_entry`'s path for a caller whose file holds no site of its class or function to
+def linked_export(chosen: StoredSite, caller: Caller, function: str | None = None) -> str | None:
+    """`exported_entry`'s path for a caller whose file holds no site of its class or function to
     read it from (`sqlalchemy.dialects.mysql.DOUBLE`): the linker's public path of it
     (`CallerLink.public`), on the same terms; `function`: the path of that class or
     function of the caller's (its class, for a method's object) instead."""
     if not public_name(function or caller.function):
         return None
-    for link in chosen.caller_links:
+    for link in (*chosen.caller_links, *chosen.flow_links):
         if (link.file, link.function, link.line) == (caller.file, caller.function, caller.line):
             if not link.public:
                 return None
@@ -201,7 +212,7 @@ def _linked_export(chosen: StoredSite, caller: Caller, function: str | None = No
 
 
 def short_export(stored: StoredSite, function: str) -> str | None:
-    """`_entry`'s path for `function`, of the class or function holding the site `stored`:
+    """`exported_entry`'s path for `function`, of the class or function holding the site `stored`:
     the shorter path the package exports it by, or None."""
     path = stored.public_path()
     if path is None or not path.endswith(stored.site.function):

@@ -11,6 +11,8 @@ function (the way out itself is `entry_solution.py`'s).
 from __future__ import annotations
 
 import ast
+import functools
+from collections.abc import Callable
 
 from errdex.ast_walk import walk
 from errdex.explain.call_binding import given_argument, positional_index
@@ -55,6 +57,13 @@ def public_caller(
         if passing is None:
             return None
         caller, argument, caller_function = passing
+        if other_values(
+            caller_function,
+            dotted,
+            (name, position),
+            functools.partial(named, argument),
+        ):
+            return None  # it calls the function again with another value: which?
         public = caller_public_path(store, chosen, caller)
         if public is not None:
             return public, argument
@@ -62,6 +71,30 @@ def public_caller(
         target, name = f"{module}.{caller.function}", argument
         position = positional_index(caller_function, argument)
     return None
+
+
+def other_values(
+    function: ast.FunctionDef,
+    callee: str,
+    parameter: tuple[str, int],
+    same: Callable[[ast.expr, int], bool],
+) -> bool:
+    """Whether the caller's `function` calls `callee` anywhere giving the parameter (its
+    name and position) a value that is not the one followed (`same` of the value and its
+    call's line): `_check(q, "q")` then `_check(seq_lens, "seq_lens")`, and a message
+    naming either. A literal is the package's own, not a user's value."""
+    for call in calls_at(function, None, callee):
+        value = given_argument(call, *parameter)
+        if value is None or isinstance(value, ast.Constant):
+            continue
+        if not same(value, call.lineno):
+            return True
+    return False
+
+
+def named(name: str, value: ast.expr, _: int) -> bool:
+    """Whether a call's value is the name `name` (`other_values`'s test)."""
+    return isinstance(value, ast.Name) and value.id == name
 
 
 def passed_on(function: ast.FunctionDef, own: list[str], values: list[ast.expr]) -> str | None:
@@ -110,16 +143,16 @@ def call_values(
     return found, own, values
 
 
-def calls_at(found: ast.FunctionDef, line: int, callee: str) -> list[ast.Call]:
+def calls_at(found: ast.FunctionDef, line: int | None, callee: str) -> list[ast.Call]:
     """The calls of `callee` (its dotted path) in the caller's function `found` whose lines
-    hold the caller's `line`: by the function's name, a constructor by its class's, or a
-    subclass's `super().__init__(...)` by the method's."""
+    hold the caller's `line` (None: at any line): by the function's name, a constructor by
+    its class's, or a subclass's `super().__init__(...)` by the method's."""
     method = callee.rpartition(".")[2]
     short = callee.rpartition(".")[0].rpartition(".")[2] if method == "__init__" else method
     found_calls = []
     for node in walk(found):
-        if not (
-            isinstance(node, ast.Call) and node.lineno <= line <= (node.end_lineno or node.lineno)
+        if not isinstance(node, ast.Call) or (
+            line is not None and not node.lineno <= line <= (node.end_lineno or node.lineno)
         ):
             continue
         name = (

@@ -15,8 +15,10 @@ from __future__ import annotations
 import ast
 
 from errdex.explain.accepted_types import accepted_kinds, kinds_text
+from errdex.explain.call_binding import positional_index
 from errdex.explain.context import Entry, Facts, parse_module
 from errdex.explain.entry_args import sole_entry
+from errdex.explain.entry_flow import flow_entry
 from errdex.explain.entry_input import CHECKS, catching, public_caller, roots, state_of
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
@@ -48,11 +50,19 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
     kinds = accepted_kinds(facts, read[0])
     if kinds is not None:
         text = kinds_text(kinds, lambda name: _exported(store, chosen, entry, name))
+        reach = f"{code(callee)} as {code(read[0])}, which raises at line {site.line}"
+        if entry.how:
+            return Solution(
+                text=(
+                    f"Make {_part(entry)} {text}: each reaches {reach} for any other value{said}."
+                ),
+                condition=check.text,
+                kind="input",
+            )
         return Solution(
             text=(
                 f"Pass {code(entry.argument)} to {entry.named()} as {text}: it reaches "
-                f"{code(callee)} as {code(read[0])}, which raises at line {site.line} for "
-                f"any other value{said}."
+                f"{reach} for any other value{said}."
             ),
             condition=check.text,
             kind="input",
@@ -60,11 +70,23 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
     # every check of the path on that value: the raise's own test alone may read as less
     # than it is (`!= 'auto'` after the `bfloat16` and fp8 returns)
     on_it = [c for c in checks if read[0] in roots(c.text)]
-    change = (
-        f"Change the argument {code(entry.argument)} you pass to {entry.named()}: it "
-        f"reaches {code(callee)} as {code(read[0])}"
-    )
+    if entry.how:
+        change = f"Change {_part(entry)}: each reaches {code(callee)} as {code(read[0])}"
+    else:
+        change = (
+            f"Change the argument {code(entry.argument)} you pass to {entry.named()}: it "
+            f"reaches {code(callee)} as {code(read[0])}"
+        )
     return checked_change(change, on_it, check, said)
+
+
+def _part(entry: Entry) -> str:
+    """ "each key of the mapping `data` you pass to `httpx.Request`": the part of the
+    user's argument a loop hands on (`entry_flow`)."""
+    given = f"{code(entry.argument)} you pass to {entry.named()}"
+    if entry.how == "element":
+        return f"each item of {given}"
+    return f"each {entry.how} of the mapping {given}"
 
 
 def checked_change(
@@ -90,16 +112,18 @@ def entry_of(
     )
     if found is not None:
         return found
+    function = facts.site_function()
     reached = public_caller(
-        store,
-        chosen,
-        facts.callers,
-        chosen.site.function,
-        param,
-        catching(chosen),
-        facts.site_function(),
+        store, chosen, facts.callers, chosen.site.function, param, catching(chosen), function
     )
-    return Entry((reached[0],), reached[1]) if reached is not None else None
+    if reached is not None:
+        return Entry((reached[0],), reached[1])
+    # every chain, not the first alone: a helper many callers reach, a loop's items
+    position = positional_index(function, param) if function is not None else -1
+    return facts.once(
+        f"flow_entry:{param}",
+        lambda: flow_entry(store, chosen, facts.callers, param, position, catching(chosen)),
+    )
 
 
 def _exported(store: Store, chosen: StoredSite, entry: Entry, name: str) -> str:

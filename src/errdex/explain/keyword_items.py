@@ -252,7 +252,8 @@ def _entry(
         return Entry((exported.removesuffix(".__init__"),), mapping)
     if not packed:
         params = [p for p in facts.read.params if p not in ("self", "cls")]
-        return entry_of(store, chosen, facts, params, mapping)
+        found = entry_of(store, chosen, facts, params, mapping)
+        return found if found is None or not found.how else None  # a mapping in a mapping
     target = f"{chosen.module}.{chosen.site.function}"
     for depth in range(1, MAX_DEPTH + 1):
         passing = None

@@ -64,7 +64,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "102-kept-attributes"
+LINKER_VERSION = "103-flow-callers"
 
 
 def link_version(
@@ -382,6 +382,7 @@ class _Context:
             site=kept,
             callers=self.callers.nearest(indexed.module, site.function),
             caller_links=links,
+            flow_links=self._flow_links(indexed),
             calls=len(self.callers.passing_calls(indexed.module, site.function)),
             gates=gates,
             knobs=tuple(self._with_command(k, facts.path) for k in reversed(unique.values())),
@@ -400,6 +401,20 @@ class _Context:
             kin=self.overrides.kin_elsewhere(site, facts),
             requests=self.requests.links(site, facts, _parameters(indexed)),
         )
+
+    def _flow_links(self, indexed: IndexedSite) -> tuple[CallerLink, ...]:
+        """The calls further up a value the raise's check reads may come down by, for a
+        function no public path reaches (a public one is the user's own call)."""
+        site = indexed.site
+        params = indexed.reading.params if indexed.reading is not None else ()
+        if (
+            site.kind != SiteKind.RAISE
+            or not any(n in params for n in site.names)
+            or any(c.kind == ConditionKind.EXCEPT for c in site.conditions)
+            or self._public(indexed.module, site.function) is not None
+        ):
+            return ()
+        return self.callers.flow_callers(indexed.module, site.function)
 
     def _public(self, module: str, function: str) -> str | None:
         """The site's public path, "" when it is the one it is defined at (see

@@ -22,6 +22,11 @@ Target = tuple[str, str]  # (module, qualname)
 MAX_DEPTH = 3
 MAX_PER_LEVEL = 4  # callers kept for each function on the way up
 MAX_CALLERS = 10
+# The calls a value may come down from a public call through (`flow_callers`): deeper and
+# wider than the callers a page shows, without their guards.
+FLOW_DEPTH = 5
+FLOW_PER_LEVEL = 8
+FLOW_CALLERS = 24
 _CONSTRUCTORS = ("__init__", "__post_init__")
 _MAX_FAMILY = 16  # classes defining one method name, for a call whose receiver is unknown
 
@@ -36,6 +41,7 @@ class CallerIndex:
         self._public = public
         self._by_target: dict[Target, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
         self._memo: dict[Target, tuple[CallerLink, ...]] = {}
+        self._flow: dict[Target, tuple[CallerLink, ...]] = {}
         self._nearest: dict[Target, tuple[str, ...]] = {}
         # a function's calls, asked for once a site and a parameter of it
         self._passing: dict[Target, tuple[tuple[CallSite, FileFacts], ...]] = {}
@@ -72,6 +78,22 @@ class CallerIndex:
         if found is None:
             found = self._walk(key)
             self._memo[key] = found
+        return found
+
+    def flow_callers(self, module: str, function: str) -> tuple[CallerLink, ...]:
+        """The calls up to `FLOW_DEPTH` levels above `module.function` (a few a function,
+        nearest first, with no guard): the chains a value a user gave a public call may
+        come down to a check by (`explain/entry_flow.py` reads which hand it on). Those
+        `callers` keeps already are left out."""
+        key = (module, function)
+        found = self._flow.get(key)
+        if found is None:
+            shown = {(c.module, c.function, c.line, c.calls) for c in self.callers(*key)}
+            found = self._flow[key] = tuple(
+                c
+                for c in self._walk(key, FLOW_DEPTH, FLOW_PER_LEVEL, FLOW_CALLERS, guards=False)
+                if (c.module, c.function, c.line, c.calls) not in shown
+            )
         return found
 
     def nearest(self, module: str, function: str) -> tuple[str, ...]:
@@ -138,14 +160,21 @@ class CallerIndex:
         self._families[method] = family
         return family
 
-    def _walk(self, start: Target) -> tuple[CallerLink, ...]:
+    def _walk(
+        self,
+        start: Target,
+        most_depth: int = MAX_DEPTH,
+        per_level: int = MAX_PER_LEVEL,
+        most: int = MAX_CALLERS,
+        guards: bool = True,
+    ) -> tuple[CallerLink, ...]:
         out: list[CallerLink] = []
         seen = {start}
         level = [start]
-        for depth in range(1, MAX_DEPTH + 1):
+        for depth in range(1, most_depth + 1):
             following: list[Target] = []
             for target in level:
-                for call, facts in self._by_target.get(target, [])[:MAX_PER_LEVEL]:
+                for call, facts in self._by_target.get(target, [])[:per_level]:
                     caller = (facts.module, call.function)
                     if caller in seen or call.function == "<module>":
                         continue
@@ -158,14 +187,14 @@ class CallerIndex:
                             file=facts.path,
                             line=call.line,
                             calls=f"{target[0]}.{target[1]}",
-                            guard=call.conditions,
+                            guard=call.conditions if guards else (),
                             depth=depth,
                             guard_known=call.guard_known,
-                            bindings=call.bindings,
+                            bindings=call.bindings if guards else (),
                             public=self._public_path(caller),
                         )
                     )
-                    if len(out) >= MAX_CALLERS:
+                    if len(out) >= most:
                         return tuple(out)
             level = following
             if not level:

@@ -1,0 +1,238 @@
+"""The nearest public calls a value reaches a check from, through every chain of callers.
+
+A check in a helper (`DataField(name=name)` in a private module) tests a value a public
+call handed down, often through a loop over what the user passed: `for name, value in
+data.items(): yield DataField(name=name, value=value)`. `entry_input.public_caller` follows
+the first chain of callers only, and `entry_args.sole_entry` only when every chain agrees;
+a helper many callers reach (wide fan-in) has neither, nor a chain longer than the three
+calls a page shows. Here every chain is followed (the callers a page shows, and those
+further up and wider the linker keeps for this walk, `CallerIndex.flow_callers`), level by
+level, as long as each caller hands the value on as it is, as an element of one of its
+own arguments (`for item in values`), as a key or a value of one (`for key, value in
+data.items()`), or as one with a literal default (`data or {}`); at the first level where
+chains reach public calls, those calls are the entries when they all take it as one
+argument, handed one way (at most two named: the shortest paths). A value changed on the
+way (a call's result, an expression, a parse) stops its chain: the check then says
+nothing of what the user passed there.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+
+from errdex.ast_walk import walk
+from errdex.explain.call_binding import positional_index
+from errdex.explain.context import Entry
+from errdex.explain.entry_args import exported_entry, linked_export
+from errdex.explain.entry_input import (
+    call_values,
+    caller_public_path,
+    other_values,
+    reassigned,
+)
+from errdex.explain.linked import gate_view
+from errdex.explain.page import Caller
+from errdex.extract.module import module_name
+from errdex.link.callers import FLOW_DEPTH
+from errdex.store.base import Store, StoredSite
+
+# How a caller hands the value on: as it is (""), or as a key, a value or an element of
+# one of its own arguments. Two of these in one chain (a key of an element) are not said.
+KEY, VALUE, ELEMENT = "key", "value", "element"
+_MAX_ENTRIES = 2  # public calls named for one value: past them, the page names the nearest two
+_CALLED_DUNDERS = frozenset({"__init__", "__post_init__", "__call__"})
+
+
+def flow_entry(
+    store: Store,
+    chosen: StoredSite,
+    callers: list[Caller],
+    param: str,
+    position: int,
+    caught: frozenset[str],
+) -> Entry | None:
+    """The public calls nearest the check (at most two) whose argument reaches `param` (at
+    `position` among the site's function's positional parameters) through a chain of
+    callers each handing it on (see the module's doc); None when no chain reaches one."""
+    parsed: dict[tuple[str, str, int], ast.FunctionDef | None] = {}
+    # the callers a page shows, and those further up the linker kept for this walk
+    shown = {(c.function, c.file, c.line, c.calls) for c in callers}
+    callers = [
+        *callers,
+        *(
+            gate_view(link)
+            for link in chosen.flow_links
+            if (link.function, link.file, link.line, link.calls) not in shown
+        ),
+    ]
+    level = [(f"{chosen.module}.{chosen.site.function}", param, position, "")]
+    ends: dict[str, tuple[str, str]] = {}  # the public call → (its argument, how handed)
+    seen: set[tuple[str, str]] = set()
+    for depth in range(1, FLOW_DEPTH + 1):
+        following = []
+        for dotted, name, at, how in level:
+            for caller in (c for c in callers if c.depth == depth and c.calls == dotted):
+                read = call_values(store, chosen, caller, dotted, (name, at), caught, parsed)
+                if read is None:
+                    continue
+                handed = handed_on(read[0], read[1], read[2], caller.line)
+                if handed is None:
+                    continue  # a literal of the package's own, or a value it computed
+                if other_values(
+                    read[0],
+                    dotted,
+                    (name, at),
+                    functools.partial(_handed_alike, read[0], read[1], handed),
+                ):
+                    return None  # it calls the function again with another value: which?
+                argument, hop = handed
+                if how and hop:
+                    continue  # a key of an element: not said
+                way = how or hop
+                last = caller.function.rpartition(".")[2]
+                if last.startswith("__") and last not in _CALLED_DUNDERS:
+                    continue  # a protocol's method (`__iter__`): Python calls it, not a user
+                public = (
+                    exported_entry(store, chosen, caller.file, caller.function)
+                    or linked_export(chosen, caller)
+                    or caller_public_path(store, chosen, caller)
+                )
+                if public is not None:
+                    ends.setdefault(public, (argument, way))
+                    continue
+                target = f"{module_name(caller.file)[0]}.{caller.function}"
+                if (target, argument) not in seen:
+                    seen.add((target, argument))
+                    following.append((target, argument, positional_index(read[0], argument), way))
+        if ends:
+            break
+        level = following
+        if not level:
+            break
+    if not ends:
+        return None
+    if len(set(ends.values())) > 1:
+        return None  # public calls taking it as different arguments: which is the user's?
+    argument, how = next(iter(ends.values()))
+    return Entry(tuple(sorted(ends, key=_shorter)[:_MAX_ENTRIES]), argument, how)
+
+
+def _handed_alike(
+    function: ast.FunctionDef, own: list[str], handed: tuple[str, str], value: ast.expr, line: int
+) -> bool:
+    return handed_on(function, own, [value], line) == handed
+
+
+def _shorter(path: str) -> tuple[int, int, str]:
+    return path.count("."), len(path), path
+
+
+def handed_on(
+    function: ast.FunctionDef, own: list[str], values: list[ast.expr], line: int
+) -> tuple[str, str] | None:
+    """(the caller's own argument, how it hands it on) for the values its call gives the
+    parameter: as it is (`url`, or `data or {}`: a literal stands in only when the user
+    gave nothing), or an element, key or value of it bound by a loop around the call
+    (`for name, value in data.items():`); None for anything else, or when the function
+    binds the name again."""
+    found = None
+    for value in values:
+        if (
+            isinstance(value, ast.BoolOp)
+            and isinstance(value.op, ast.Or)
+            and all(_literal(v) for v in value.values[1:])
+        ):
+            value = value.values[0]  # `data or {}`
+        if not isinstance(value, ast.Name):
+            return None
+        handed = (value.id, "") if value.id in own else _looped(function, value.id, line)
+        if handed is None or reassigned(function, handed[0]):
+            return None
+        if found is not None and found != handed:
+            return None  # two calls on the line giving different values
+        found = handed
+    return found
+
+
+def _looped(function: ast.FunctionDef, name: str, line: int) -> tuple[str, str] | None:
+    """(the argument, how) when `name` is bound by the target of a loop around `line` (a
+    `for`, or a comprehension on that line), and not again inside it, over one of the
+    function's own arguments (`for item in values`, `for i, item in enumerate(values)`)
+    or its items (`for key, value in data.items()`)."""
+    args = function.args
+    own = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    if name in own or (args.vararg is not None and args.vararg.arg == name):
+        return None
+    for node in walk(function):
+        if isinstance(node, ast.For | ast.AsyncFor) and node.body:
+            end = node.body[-1].end_lineno or node.body[-1].lineno
+            if not node.body[0].lineno <= line <= end:
+                continue
+            loops = [(node.target, node.iter)]
+            inside: list[ast.AST] = list(node.body)
+        elif isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+            if not node.lineno <= line <= (node.end_lineno or node.lineno):
+                continue
+            loops, inside = [(g.target, g.iter) for g in node.generators], [node]
+        else:
+            continue
+        for target, over in loops:
+            bound = [n for n in walk(target) if isinstance(n, ast.Name) and n.id == name]
+            if len(bound) != 1:
+                continue
+            # bound again in the loop (its own target aside): not the item at the call
+            again = [
+                n
+                for part in inside
+                for n in walk(part)
+                if isinstance(n, ast.Name)
+                and n.id == name
+                and not isinstance(n.ctx, ast.Load)
+                and n is not bound[0]
+            ]
+            found = _bound_by(target, over, bound[0], own) if not again else None
+            if found is not None:
+                return found
+    return None
+
+
+def _bound_by(
+    target: ast.expr, over: ast.expr, name: ast.Name, own: set[str]
+) -> tuple[str, str] | None:
+    """(the argument, how) when the loop `for target in over` binds `name` to an element,
+    a key or a value of an argument of `own`."""
+    if target is name:
+        return (over.id, ELEMENT) if isinstance(over, ast.Name) and over.id in own else None
+    if not (isinstance(target, ast.Tuple) and len(target.elts) == 2):
+        return None
+    if not (isinstance(over, ast.Call) and not over.keywords):
+        return None
+    if (
+        target.elts[1] is name
+        and isinstance(over.func, ast.Name)
+        and over.func.id == "enumerate"
+        and len(over.args) == 1
+        and isinstance(over.args[0], ast.Name)
+        and over.args[0].id in own
+    ):
+        return over.args[0].id, ELEMENT
+    if (
+        any(e is name for e in target.elts)
+        and not over.args
+        and isinstance(over.func, ast.Attribute)
+        and over.func.attr == "items"
+        and isinstance(over.func.value, ast.Name)
+        and over.func.value.id in own
+    ):
+        return over.func.value.id, KEY if target.elts[0] is name else VALUE
+    return None
+
+
+def _literal(node: ast.expr) -> bool:
+    """A literal, or an empty container written as one (`{}`, `[]`, `()`)."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Dict):
+        return not node.keys
+    return isinstance(node, ast.List | ast.Tuple | ast.Set) and not node.elts
