@@ -3,11 +3,16 @@ the caught class are named, and the way out their messages agree on is offered."
 
 from __future__ import annotations
 
+import ast
+import textwrap
 from collections.abc import Iterator
 
 import pytest
 from explain_samples import indexed_package, page_with_message
+from text_facts import site_facts
 
+from errdex.explain import outline, parse_cache
+from errdex.explain.inner_raises import call_target
 from errdex.store import Store
 
 LAB = {
@@ -98,3 +103,40 @@ def test_raises_that_disagree_are_named_without_a_way_out(lab: Store) -> None:
 def test_a_broad_class_of_a_call_outside_the_package_is_not_followed(lab: Store) -> None:
     page = page_with_message(lab, "lab", "not a count")
     assert "of the package's own code" not in page.what_it_means.lower()
+
+
+def test_a_literals_method_is_no_call_of_the_package_and_parses_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `"SELECT name FROM {}".format(table)` in the `try`: no import or definition binds a
+    # literal, and the statements kept for a name that is no word are every definition of
+    # the file (a dialect module of 4,000 lines)
+    parsed: list[str] = []
+    real = outline._parse
+    monkeypatch.setattr(outline, "_parse", lambda text: parsed.append(text) or real(text))
+    parse_cache.clear()
+    text = textwrap.dedent(
+        """
+        from lab.errors import ParseFailed
+
+
+        def helper(value):
+            return value
+
+
+        class Dialect:
+            def level(self, cursor):
+                try:
+                    cursor.execute("SELECT name FROM {}".format(self.table))
+                except ParseFailed:
+                    raise
+        """
+    )
+    facts = site_facts(text, "Dialect.level", "lab.dialect", "lab/dialect.py")
+    assert call_target('"SELECT name FROM {}".format', facts) is None
+    assert parsed == []
+    # a name of the file's own is found among its definitions
+    assert call_target("helper", facts) == ("lab/dialect.py", ("helper", "helper.__init__"))
+    assert len(parsed) == 1 and "class Dialect" not in parsed[0]
+    kept = ast.parse(parsed[0]).body
+    assert [type(s) for s in kept] == [ast.ImportFrom, ast.FunctionDef]  # its imports too

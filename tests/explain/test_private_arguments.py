@@ -4,11 +4,14 @@ no way out is offered through it; a keyword of a public name stays one."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator
 
 import pytest
 from explain_samples import indexed_package, page_with_message
+from text_facts import class_parses, site_facts
 
+from errdex.explain.inputs import private_argument
 from errdex.store import Store
 
 ATTRS = {
@@ -133,3 +136,17 @@ def test_a_private_key_of_kwargs_is_no_field_to_pass(attrs: Store) -> None:
     assert not any("`_binary_op`" in s.text for s in page.solutions)
     page = page_with_message(attrs, "attrs", "Unknown quote character")
     assert any("`quote`" in s.text for s in page.solutions)
+
+
+def test_a_public_keyword_kept_as_an_attribute_is_told_without_parsing_the_class(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `self.rows` set from `rows`: its name alone says it is the user's, and the class (a
+    # config class of thousands of lines) is parsed only for a keyword named private
+    parsed = class_parses(monkeypatch)
+    facts = site_facts(textwrap.dedent(ATTRS["attrs/collections.py"]), "Report.render")
+    init_params = {"rows": "rows", "_style": "_style"}
+    assert not private_argument("self.rows", (), init_params, facts)
+    assert parsed == []
+    assert private_argument("self._style", (), init_params, facts)
+    assert len(parsed) == 1

@@ -13,6 +13,7 @@ import msgspec
 import pytest
 from explain_samples import indexed_package, page_with_message
 
+from errdex.explain import refused_ways
 from errdex.explain.build import gather_facts
 from errdex.explain.first_actions import first_action
 from errdex.explain.fix_forms import command_fix
@@ -538,3 +539,18 @@ def test_a_link_testing_something_else_keeps_any_value_but_one(ways: Store) -> N
     # with `fallback` any mode but "auto" takes the third link, which accepts it
     page = page_of(ways, "Invalid mode model dtype")
     assert any("`mode`" in t and "other than `'auto'`" in t for t in texts(page)), texts(page)
+
+
+def test_a_function_with_no_literal_default_is_not_walked_for_what_it_assigns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    walked: list[ast.stmt] = []
+    real = refused_ways.stored
+    monkeypatch.setattr(refused_ways, "stored", lambda s: walked.append(s) or real(s))
+    plain = ast.parse("def f(x, y=make(), *, z=LIMIT):\n    y = x\n    return y\n").body[0]
+    assert isinstance(plain, ast.FunctionDef)
+    assert refused_ways._literal_defaults(plain) == {} and walked == []
+    literal = ast.parse("def f(x, y=1, *, z=None, w=2):\n    y = x\n    return y\n").body[0]
+    assert isinstance(literal, ast.FunctionDef)
+    assert refused_ways._literal_defaults(literal) == {"z": None, "w": 2}  # `y` is assigned
+    assert len(walked) == 2

@@ -122,6 +122,10 @@ def call_target(call: str, facts: Facts) -> tuple[str, tuple[str, ...]] | None:
     if root == "self" and attr.isidentifier():
         owner = stored.site.function.rpartition(".")[0]
         return (stored.file, (f"{owner}.{attr}",)) if owner else None
+    if not root.isidentifier():
+        # a literal's method (`"SELECT ... {}".format`): no import or definition binds it,
+        # and the statements kept for a name that is no word are every definition
+        return None
     # the file's imports and definitions of `root` alone: a large file parsed whole costs
     # tens of milliseconds, a page's whole budget
     tree = facts.top_module(importing_or_defining(root))

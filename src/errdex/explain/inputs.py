@@ -437,9 +437,10 @@ def private_argument(
         return private_name(root) and _kept_for_itself(root, facts.site_function())
     if name.startswith("self.") and name[5:] in init_params:
         keyword = init_params[name[5:]]
+        if not private_name(keyword):
+            return False  # (the class is not parsed: its name alone says)
         cls = facts.own_class()
-        init = own_init(cls) if cls is not None else None
-        return private_name(keyword) and _kept_for_itself(keyword, init)
+        return _kept_for_itself(keyword, own_init(cls) if cls is not None else None)
     return False
 
 

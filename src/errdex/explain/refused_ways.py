@@ -502,10 +502,11 @@ def _literal_defaults(function: ast.FunctionDef) -> dict[str, object]:
         zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
     )
     pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
+    literal = [(a.arg, d.value) for a, d in pairs if isinstance(d, ast.Constant)]
+    if not literal:
+        return {}  # (the body is not walked for what it assigns)
     assigned = {n.split(".", 1)[0] for s in function.body for n in stored(s)}
-    return {
-        a.arg: d.value for a, d in pairs if isinstance(d, ast.Constant) and a.arg not in assigned
-    }
+    return {name: value for name, value in literal if name not in assigned}
 
 
 def _named(func: ast.expr) -> str | None:
