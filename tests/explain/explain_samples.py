@@ -173,6 +173,19 @@ def page_with_message(store: Store, project: str, message: str) -> Page:
     return build_page(store, site.id)
 
 
+def offered(page: Page) -> list[str]:
+    """Each way out the page offers, to its first colon or sentence's end: what a test
+    keeping one way out off a page says the page gives instead (a test of absence alone
+    passes on a page that offers nothing, or is not built as it should be)."""
+    return [s.text.split(":")[0].split(". ")[0] for s in page.solutions]
+
+
+def checks(page: Page) -> bool:
+    """Whether the page says what its check holds (its conditions were read): with
+    `offered(page) == []`, a page that offers nothing for a reason, not one left empty."""
+    return "when all of these hold: " in page.what_it_means
+
+
 def page_in_function(store: Store, project: str, function: str) -> Page:
     """The page of the one site of `project` in `function` (its qualname)."""
     (site,) = [s for s in store.list_sites(project) if s.site.function == function]

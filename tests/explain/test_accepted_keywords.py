@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import checks, indexed_package, offered, page_with_message
 
 from errdex.store import Store
 
@@ -71,3 +71,4 @@ def test_a_set_changed_after_it_is_made_names_nothing(links: Store) -> None:
     # `allowed.add("port")`: the literal is not the whole set the check reads
     page = page_with_message(links, "links", "no such part")
     assert not any("only keywords it accepts" in s.text for s in page.solutions)
+    assert offered(page) == [] and checks(page)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import checks, indexed_package, offered, page_with_message
 
 from errdex.explain.advice import message_advice
 from errdex.store.base import Store
@@ -269,10 +269,19 @@ def test_a_keyword_a_refused_use_needs_is_popped_from_the_constructors_keywords(
     # a key read after the check is no keyword the check sees as given
     page = page_with_message(store, "kit", "Can't hold over 64 values")
     assert not any(s.text.startswith("Pass `packed=True` to") for s in page.solutions)
+    assert offered(page) == [
+        "Pass the argument `values` of `Bits` with a length at most `64`.",
+        "Use `packed=True` (the check tests `not self.packed and len(values) > 64`, which is "
+        "then false), as the message says",
+    ]
     # a private function's keywords are those its public caller hands on: no call of the
     # user's to write it into
     page = page_with_message(store, "kit", "Can't redefine a Table")
     assert not any(s.text.startswith("Pass `extend=True` to") for s in page.solutions)
+    assert offered(page) == [
+        "Use `extend=True` (the check tests `not extend and args`, which is then false), as the "
+        "message says"
+    ]
     # a sentence that refuses nothing gives no keyword
     assert message_advice("Loaded the table without setting bitwise=True") == []
 
@@ -296,6 +305,11 @@ def test_a_keyword_that_resolves_to_nothing_is_no_setting(store: Store) -> None:
 def test_a_keyword_that_names_the_case_is_not_the_advice(store: Store) -> None:
     page = page_with_message(store, "kit", "page_size must be provided when paged=True")
     assert not any("`paged=True`" in s.text.split(",")[0] for s in page.solutions)
+    assert offered(page) == [
+        "Pass an empty (false) value for the argument `paged` of `make_tiles`, or leave it out "
+        "(it is `False` by default).",
+        "Provide page_size when paged=True, as the message says",
+    ]
     page = page_with_message(store, "kit", "this kernel only supports tile=128")
     # the message does not name `make_tiles`: the keyword, not the call
     assert any(
@@ -314,9 +328,14 @@ def test_a_retired_method_is_one_to_stop_calling(store: Store) -> None:
     # a name the message retires that is not the function warning: no solution from it
     other = page_with_message(store, "kit", "`other_thing` is deprecated")
     assert not any("Stop using" in s.text for s in other.solutions)
+    assert offered(other) == [] and "issues a warning" in other.what_it_means
     # what is retired is the use of extra keywords, not the method they are passed to
     extra = page_with_message(store, "kit", "Using extra keyword arguments on `dict`")
     assert not any("Stop using" in s.text for s in extra.solutions)
+    assert offered(extra) == [
+        "Leave out the keyword arguments that `**extra` of `Model.dict` collects (any keyword "
+        "it does not name)"
+    ]
     # the replacement the message names is quoted with it, once
     (whole,) = page_with_message(store, "kit", "The `dict` method is deprecated").solutions
     assert whole.text == (
@@ -345,6 +364,7 @@ def test_how_a_thing_must_be_applied_is_said_to_its_user(store: Store) -> None:
     # a vendored kernel's method, which the package's own code calls
     page = page_with_message(store, "kit", "plan() must be called outside")
     assert not any("as the message says" in s.text for s in page.solutions), page.solutions
+    assert offered(page) == [] and checks(page)
 
 
 def test_a_retired_method_swapped_for_the_one_the_message_names_is_the_fix(
@@ -395,3 +415,5 @@ def test_a_failed_load_of_the_callers_path_asks_for_a_path_that_loads(store: Sto
     # under `except ImportError` what failed is a package, not the path
     codec = page_with_message(store, "kit", "failed to load the codec")
     assert not any("a path that" in s.text for s in codec.solutions)
+    assert offered(codec) == []
+    assert "It runs when `load_library(path)` (the `try` at line 36)" in codec.what_it_means

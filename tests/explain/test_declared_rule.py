@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import checks, indexed_package, offered, page_with_message
 
 from errdex.store import Store
 
@@ -177,6 +177,19 @@ FILES = {
                 if step in self.saved:
                     raise ValueError(f"A checkpoint for step {step} already exists")
                 self.saved[step] = state
+
+
+        def resume(slots, step):
+            if slots.get(step) is None:
+                raise ValueError(f"A value is required for step {step}")
+            return slots[step]
+
+
+        def run_dir(root, stamp):
+            name = stamped(root, stamp)
+            if " " in name:
+                raise ValueError(f"Spaces not supported in run name {name}")
+            return name
 
 
         def stack(tensors, batch):
@@ -381,6 +394,7 @@ def test_what_no_user_declares_gets_no_declaration(decl: Store) -> None:
             s.text.startswith(("Declare", "Mark", "Define", "Give", "Pass a value"))
             for s in page.solutions
         ), message
+        assert offered(page) == [] and checks(page), message  # nothing else either
 
 
 @pytest.mark.parametrize(
@@ -394,6 +408,9 @@ def test_what_no_user_declares_gets_no_declaration(decl: Store) -> None:
         # declares: a draft layer of a model, options of a mode
         "{model.name} needs a draft layer",
         "The following options",
+        # a value a step the program reached lacks, a name the program made
+        "A value is required for step",
+        "Spaces not supported in run name",
     ],
 )
 def test_runtime_state_in_a_declaration_s_shape_gets_no_declaration(
@@ -403,6 +420,7 @@ def test_runtime_state_in_a_declaration_s_shape_gets_no_declaration(
     assert not any(s.text.startswith(("Declare", "Define", "Leave the")) for s in page.solutions), [
         s.text for s in page.solutions
     ]
+    assert offered(page) == [] and checks(page), message  # nor the shape's other ways out
 
 
 def test_a_lookup_in_the_package_s_own_table_is_no_declaration_of_the_user_s(
@@ -410,6 +428,13 @@ def test_a_lookup_in_the_package_s_own_table_is_no_declaration_of_the_user_s(
 ) -> None:
     # `self._handles` is the pool's private state and `BACKENDS` a table of the module's
     # own: no user declares a name in either; the way out is another name, not this rule's
-    for message in ("could not find handle", "could not find backend"):
+    for message, instead in (
+        ("could not find handle", []),
+        (
+            "could not find backend",
+            ["Pass the argument `name` of `backend` as one of `'eager'`, `'lazy'`."],
+        ),
+    ):
         page = page_with_message(decl, "decl", message)
         assert not any(s.text.startswith("Declare") for s in page.solutions), message
+        assert offered(page) == instead and checks(page), message

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package
+from explain_samples import indexed_package, offered
 
 from errdex.explain.build import build_page
 from errdex.store import Store
@@ -114,3 +114,6 @@ def test_one_remainder_of_another_count_names_no_size(eng: Store) -> None:
     (site,) = [s for s in eng.list_sites("eng") if s.site.function == "heads_per_rank"]
     page = build_page(eng, site.id)
     assert not any("--tensor-parallel-size" in s.text for s in page.solutions), page.solutions
+    assert offered(page) == [
+        "Pass the argument `num_heads` of `heads_per_rank` as a multiple of the argument `tp_size`."
+    ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import indexed_package, offered, page_with_message
 
 from errdex.store import Store
 
@@ -67,9 +67,13 @@ def test_an_attribute_whose_type_is_not_inferred_is_annotated(models: Store) -> 
 def test_another_thing_not_inferred_asks_for_no_annotation(models: Store) -> None:
     page = page_with_message(models, "models", "unable to infer the shape")
     assert not any("type annotation" in s.text for s in page.solutions)
+    assert offered(page) == [
+        "Pass a non-empty (true) value for the argument `rows` of `Field.shape`."
+    ]
 
 
 def test_a_type_inferred_from_data_asks_for_no_annotation(models: Store) -> None:
     # the column's values are all `None`: there is no class declaring the field to annotate
     page = page_with_message(models, "models", "unable to infer type for field")
     assert not any("type annotation" in s.text for s in page.solutions)
+    assert offered(page) == ["Give `schema` another `records`"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_in_function
+from explain_samples import checks, indexed_package, offered, page_in_function
 
 from errdex.explain.stated_requirement import requirements
 from errdex.store import Store
@@ -142,6 +142,10 @@ def test_a_private_check_run_at_construction_states_the_rule_of_the_keyword(kept
     assert not any("argument `size` of `Window`" in t for t in _texts(kept, "Window._check"))
     # a private method no construction runs: no call of the user's reaches it for sure
     assert not any("argument `size` of `Ranks`" in t for t in _texts(kept, "Ranks._later"))
+    # nothing else either, each page built with its check read
+    for function in ("Window._check", "Ranks._later"):
+        page = page_in_function(kept, "kept", function)
+        assert offered(page) == [] and checks(page), function
 
 
 def test_a_value_shown_beside_the_name_and_a_bound(kept: Store) -> None:
@@ -249,6 +253,7 @@ def test_a_record_its_module_exports_is_the_users_however_deep(deep: Store) -> N
     for function in ("Hidden.__post_init__", "Plain.__init__"):
         page = page_in_function(deep, "deep", function)
         assert not any("argument `rank`" in s.text for s in page.solutions)
+        assert offered(page) == [] and checks(page), function
 
 
 def test_a_field_its_base_assigns_itself_is_not_the_keyword_as_given(deep: Store) -> None:
@@ -256,6 +261,7 @@ def test_a_field_its_base_assigns_itself_is_not_the_keyword_as_given(deep: Store
     # record's call gave, so the base's field is no keyword of `Ring`'s call
     page = page_in_function(deep, "deep", "Ring.__post_init__")
     assert not any("argument `rank`" in s.text for s in page.solutions)
+    assert offered(page) == [] and checks(page)
 
 
 def test_a_check_no_construction_runs_on_the_value_as_given(kept: Store) -> None:
@@ -264,6 +270,9 @@ def test_a_check_no_construction_runs_on_the_value_as_given(kept: Store) -> None
     # nor where only a later call runs the check (the class never changes it, code
     # outside it may)
     assert not any("argument `limit`" in t for t in _texts(kept, "Meter._check"))
+    for function in ("Counter._check", "Meter._check"):
+        page = page_in_function(kept, "kept", function)
+        assert offered(page) == [] and checks(page), function
     # the constructor runs the check right after keeping the keyword: it is
     assert _texts(kept, "Gauge._check")[0].startswith(
         "Make the argument `limit` of `Gauge` non-negative, as the message says"

@@ -79,7 +79,17 @@ def test_the_function_s_own_arguments_and_the_key_s_items_may_take_part(diff: St
     ],
 )
 def test_nothing_for_another_mapping_or_more_than_one_key(diff: Store, message: str) -> None:
-    assert not any(t.startswith("Give the key") for t in _texts(diff, message))
+    texts = _texts(diff, message)
+    assert not any(t.startswith("Give the key") for t in texts)
+    # the mapping's or the option's own way out instead
+    assert [t.split(" of ")[0] for t in texts] == [_INSTEAD[message]], texts
+
+
+_INSTEAD = {
+    "seed_canvas must be pinned": "Pass for the argument `params`",
+    "steps must be positive": "Pass for the argument `params`",
+    "size must be one": "Pass None for the field `size`",
+}
 
 
 READ = {
@@ -125,3 +135,4 @@ def test_the_class_a_key_s_value_is_tested_against_is_no_state(read: Store) -> N
     # an object the program holds, beside the key: not the key alone
     texts = [s.text for s in page_with_message(read, "ng", "`size` has").solutions]
     assert not any(t.startswith("Give the key") for t in texts), texts
+    assert texts[0].startswith("Change what you pass for `params` of `Processor.validate_params`")

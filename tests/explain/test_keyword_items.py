@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import checks, indexed_package, offered, page_with_message
 
 from errdex.store import Store
 
@@ -156,3 +156,10 @@ def test_no_way_out_on_the_items_of_a_mapping_the_code_changed_or_built(web: Sto
         assert not any(
             s.text.startswith(("Give each", "Pass each", "Change each")) for s in page.solutions
         ), message
+        # the page is built, its check read; only the field's own rule is offered
+        assert checks(page), message
+        assert offered(page) == _INSTEAD.get(message, []), message
+
+
+# what a page above offers in place of the keywords' items
+_INSTEAD = {"field {name}": ["Give field `NAME` a value that is a str, as the message says"]}

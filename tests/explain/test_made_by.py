@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_in_function
+from explain_samples import indexed_package, offered, page_in_function
 
 from errdex.store import Store
 
@@ -67,9 +67,15 @@ def test_a_class_made_by_another_asks_for_its_maker(shards: Store) -> None:
 def test_a_class_no_maker_takes_by_default_gets_none(shards: Store) -> None:
     page = page_in_function(shards, "shards", "Checked.__init__")
     assert not any(s.text.startswith("Make the") for s in page.solutions)
+    assert offered(page) == [
+        "Pass the argument `session` of `Checked` as an instance of `Session`."
+    ]
 
 
 def test_an_argument_the_user_hands_a_method_is_no_maker(shards: Store) -> None:
     # `merge(other)` checks what the user passes it, not how the query was made
     page = page_in_function(shards, "shards", "ShardedQuery.merge")
     assert not any(s.text.startswith("Make the") for s in page.solutions)
+    assert offered(page) == [
+        "Pass the argument `other` of `ShardedQuery.merge` as an instance of `ShardedSession`."
+    ]

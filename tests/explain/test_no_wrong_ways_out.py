@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_in_function, page_with_message
+from explain_samples import checks, indexed_package, offered, page_in_function, page_with_message
 
 from errdex.store import Store
 
@@ -232,6 +232,7 @@ def test_an_empty_value_that_makes_the_function_return_before_its_work_is_no_way
     # not offered: "Pass an empty (false) value for the argument `caches` of
     # `Offloader.register`."
     assert not any("`caches`" in s.text for s in page.solutions)
+    assert offered(page) == [] and checks(page)
     # nor a switch that hides it: the work is what the caller asked for
     assert "would only hide" not in page.what_it_means
     # a switch the function reads nothing of past its exit is not what it works on
@@ -269,12 +270,16 @@ def test_a_flag_of_another_parser_is_no_setting_of_another_objects_attribute(
     page = page_in_function(tool, "tool", "check_request")
     assert not any("--temperature" in s.text for s in page.solutions)
     assert not any(k.name == "--temperature" for k in page.knobs)
+    assert offered(page) == [
+        "Pass the argument `config` of `check_request` with a `.temperature` other than `0`."
+    ]
 
 
 def test_a_flag_feeding_one_argument_of_a_call_is_no_way_out(tool: Store) -> None:
     page = page_in_function(tool, "tool", "restore")
     assert any(k.name == "--host" for k in page.knobs)  # still linked, and read
     assert not any("--host" in s.text for s in page.solutions)
+    assert offered(page) == [] and checks(page)
 
 
 def test_an_assert_on_a_re_exported_classs_arguments_is_no_bug_to_report(tool: Store) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_in_function
+from explain_samples import indexed_package, offered, page_in_function
 
 from errdex.store import Store
 
@@ -77,8 +77,13 @@ def test_the_helper_it_calls_is_the_one_to_override_on_its_page(schemas: Store) 
 def test_a_check_before_other_work_is_no_override_point(schemas: Store) -> None:
     page = page_in_function(schemas, "schemas", "GenerateSchema.tuple_schema")
     assert not any(s.text.startswith("Subclass") for s in page.solutions)
+    assert offered(page) == [
+        "Pass a non-empty (true) value for the argument `schema` of `GenerateSchema.tuple_schema`."
+    ]
 
 
 def test_a_class_nothing_takes_in_its_place_gets_none(schemas: Store) -> None:
     page = page_in_function(schemas, "schemas", "Renderer.render")
     assert not any(s.text.startswith("Subclass") for s in page.solutions)
+    assert offered(page) == []
+    assert "`Renderer.render` (schemas/generate.py:27) raises `SchemaError`" in page.what_it_means

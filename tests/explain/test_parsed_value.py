@@ -14,6 +14,7 @@ import pytest
 from explain_samples import indexed_package
 
 from errdex.explain.build import build_page
+from errdex.explain.page import Page
 from errdex.store import Store
 
 FILES = {
@@ -227,16 +228,28 @@ def test_another_call_of_the_try_on_the_value_says_nothing_of_the_parse(shapes: 
     # `field.check(v)` may have failed instead: no form of `re.compile`'s to ask for
     found = texts(shapes, "Rule.check_checked", "RegexError")
     assert not any(t.startswith("In the data you validate") for t in found), found
+    # the argument's parse, as for any function's (an R)
+    assert [t.split(":")[0] for t in found] == [
+        "Make sure `v` (the argument `v` of `Rule.check_checked`) is a valid regular "
+        "expression (Python's `re` syntax)"
+    ], found
 
 
 def test_a_table_the_program_fills_names_no_keys(shapes: Store) -> None:
     found = texts(shapes, "Rule.check_codec", "CodecError")
     assert not any(t.startswith("In the data you validate") for t in found), found
+    assert [t.split(":")[0] for t in found] == [
+        "Pass for the argument `v` of `Rule.check_codec` one of the keys of `CODECS`"
+    ], found
 
 
 def solutions_of(store: Store, function: str) -> list[str]:
+    return [s.text for s in page_of(store, function).solutions]
+
+
+def page_of(store: Store, function: str) -> Page:
     (site,) = [s for s in store.list_sites("shapes") if s.site.function == function]
-    return [s.text for s in build_page(store, site.id).solutions]
+    return build_page(store, site.id)
 
 
 def test_a_public_functions_pattern_is_asked_to_be_a_valid_regular_expression(
@@ -265,8 +278,12 @@ def test_a_body_a_client_sent_to_a_route_is_asked_to_be_valid_json(shapes: Store
 
 
 def test_json_of_what_no_client_sent_to_a_route_is_no_request_body(shapes: Store) -> None:
-    found = solutions_of(shapes, "read_reply")
+    page = page_of(shapes, "read_reply")
+    found = [s.text for s in page.solutions]
     assert not any("request body" in t for t in found), found
+    # nothing else: the page says what failed (the reply's read), not what to send
+    assert found == []
+    assert "It runs when `reply.json()` (the `try` at line 38) raised" in page.what_it_means
 
 
 def test_a_broad_clause_around_more_than_the_body_s_read_says_no_read_failed(
@@ -276,3 +293,4 @@ def test_a_broad_clause_around_more_than_the_body_s_read_says_no_read_failed(
     # as much the run's, and "`raw_request.json()` failed" would be no fact
     found = solutions_of(shapes, "submit_run")
     assert not any("request body" in t for t in found), found
+    assert found == ["Do what the message says: “run failed: ERROR”"]

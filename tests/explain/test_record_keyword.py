@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import checks, indexed_package, offered, page_with_message
 
 from errdex.store import Store
 
@@ -103,16 +103,19 @@ def test_a_record_field_the_base_keeps_is_the_keyword_to_give(trainer: Store) ->
 def test_an_attribute_the_class_changes_later_is_no_keyword(trainer: Store) -> None:
     page = page_with_message(trainer, "trainer", "ShardedInitInfo.step")
     assert not any(s.text.startswith("Build the") for s in page.solutions)
+    assert offered(page) == [] and checks(page)
 
 
 def test_a_field_no_message_names_is_no_keyword(trainer: Store) -> None:
     page = page_with_message(trainer, "trainer", "Have ")
     assert not any(s.text.startswith("Build the") for s in page.solutions)
+    assert offered(page) == [] and checks(page)
 
 
 def test_a_literal_the_field_is_compared_with_is_no_value_to_give(trainer: Store) -> None:
     page = page_with_message(trainer, "trainer", "Only InitInfo.rank 0")
     assert not any(s.text.startswith("Build the") for s in page.solutions)
+    assert offered(page) == [] and checks(page)
 
 
 def test_a_record_annotated_as_optional_is_the_record(trainer: Store) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import SERVE_CLI, indexed_package, page_with_message
+from explain_samples import SERVE_CLI, indexed_package, offered, page_with_message
 
 from errdex.store import Store
 
@@ -119,7 +119,20 @@ def test_a_yes_no_key_of_a_section_read_in_the_condition_is_turned_off(eng: Stor
 def test_state_of_a_section_or_a_dict_s_attribute_is_no_nested_key(eng: Store) -> None:
     # a name the section's constructor does not take, and an attribute of a dict-valued
     # key (no section's class): no key of the JSON to write
-    for message in ("too many guards seen", "an extra dict read as an object"):
-        texts = [s.text for s in page_with_message(eng, "eng", message).solutions]
+    for message, instead in (
+        (
+            "too many guards seen",
+            "Pass the argument `vllm_config` of `seen` with a "
+            "`.compilation_config.shapes_config.guards_seen` at most `3`.",
+        ),
+        (
+            "an extra dict read as an object",
+            "Pass for the argument `vllm_config` of `extra` a value whose "
+            "`compilation_config.extra.fuse_norm` is false (empty).",
+        ),
+    ):
+        page = page_with_message(eng, "eng", message)
+        texts = [s.text for s in page.solutions]
         assert not any('{"shapes_config"' in t or '{"extra"' in t for t in texts), texts
         assert not any("in `shapes_config` in the JSON" in t for t in texts), texts
+        assert offered(page) == [instead]  # the argument's attribute, as for any check of one

@@ -30,6 +30,13 @@ def test_no_backend_is_offered_where_none_takes_what_the_site_takes(devices: Sto
     page = page_with_message(devices, "serve", "Huge attention does not support sinks")
     # HOPPER and BLACK refuse capability 12, PORTABLE head size 80
     assert not any(s.knob == "--attention-backend" for s in page.solutions)
+    # nothing else either: the check is on the implementation's argument (the page is
+    # built, and says so)
+    assert page.solutions == []
+    assert (
+        "`HugeImpl.forward` (serve/backends/huge.py:20) raises `NotImplementedError` when all "
+        "of these hold: `sinks` is not None" in page.what_it_means
+    )
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_in_function, page_with_message
+from explain_samples import checks, indexed_package, offered, page_in_function, page_with_message
 
 from errdex.store import Store
 
@@ -164,6 +164,53 @@ CMD = {
                     raise NotImplementedError("Layer cannot tie its embeddings")
                 self.config = config
         """,
+    "cmd/serve/__init__.py": "",
+    "cmd/serve/beam.py": """
+        class BeamMixin:
+            def beam_search(self, prompt, params):
+                if prompt["type"] == "embeds":
+                    raise NotImplementedError("Embedding prompt not supported for beam search")
+                return prompt
+
+
+        class Kernel:
+            def apply(self, batch):
+                if batch["type"] == "sparse":
+                    raise NotImplementedError("Kernel does not support sparse batches")
+                return batch
+        """,
+    "cmd/serve/completion.py": """
+        from .beam import BeamMixin, Kernel
+
+
+        class CompletionRequest:
+            def __init__(self, prompt=None, prompt_embeds=None, use_beam_search=False):
+                self.prompt = prompt
+                self.prompt_embeds = prompt_embeds
+                self.use_beam_search = use_beam_search
+
+
+        class ServingCompletion(BeamMixin):
+            def create_completion(self, request: CompletionRequest, raw_request=None):
+                engine_input = self.render(request)
+                if request.use_beam_search:
+                    return self.beam_search(engine_input, None)
+                return engine_input
+
+            def render(self, request):
+                if request.prompt_embeds is not None:
+                    return {"type": "embeds", "embeds": request.prompt_embeds}
+                if request.prompt is None:
+                    raise ValueError("a prompt or prompt_embeds is required")
+                return {"type": "text", "prompt": request.prompt}
+
+
+        class Model:
+            def forward(self, batch):
+                if not batch:
+                    raise ValueError("an empty batch")
+                return Kernel().apply(batch)
+        """,
 }
 
 
@@ -214,6 +261,7 @@ def test_a_path_on_an_internal_functions_argument_offers_none(kern: Store) -> No
     # `if factor is not None:` leads to the check on the value its callers give
     page = page_in_function(kern, "kern", "Layer.scale")
     assert not any("`factor`" in s.text for s in page.solutions)
+    assert offered(page) == [] and checks(page)
 
 
 def test_an_assert_of_a_class_a_librarys_deep_module_exports_keeps_its_way_out(
@@ -275,6 +323,16 @@ def test_a_raise_of_an_invariants_class_in_an_internal_method_offers_no_argument
         # a refused value of another class keeps it
         page = page_with_message(store, "cmd", "Experts cannot mix weight_on_input=True.")
         assert any("`weight_on_input` of `Experts.mix`" in s.text for s in page.solutions)
+        # the argument every caller hands on from the request a client sent (a handler
+        # taking a `CompletionRequest`): what the client sent decides it
+        page = page_with_message(store, "cmd", "Embedding prompt not supported")
+        assert offered(page) == [
+            "Pass the field `type` of the argument `prompt` of `BeamMixin.beam_search` other "
+            "than `'embeds'`."
+        ]
+        # handed on by the package's own model: not offered
+        page = page_with_message(store, "cmd", "Kernel does not support sparse batches")
+        assert offered(page) == [] and checks(page)
     # a library's users hold its objects and call their methods: kept
     page = page_with_message(kern, "kern", "Experts does not support weight_on_input=True.")
     assert any("`weight_on_input` of `Experts.apply`" in s.text for s in page.solutions)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import checks, indexed_package, offered, page_with_message
 
 from errdex.store import Store
 
@@ -119,6 +119,7 @@ def test_an_argument_handed_on_under_another_name_says_both(plug: Store) -> None
 def test_no_requirement_of_what_the_user_does_not_pass(plug: Store, message: str) -> None:
     page = page_with_message(plug, "plug", message)
     assert not any("as the message says" in s.text for s in page.solutions), page.solutions
+    assert offered(page) == [] and checks(page), message
 
 
 def test_a_subject_that_is_only_the_argument_s_kind_is_the_one_argument_read(plug: Store) -> None:
@@ -133,6 +134,7 @@ def test_a_subject_that_is_only_the_argument_s_kind_is_the_one_argument_read(plu
 def test_an_argument_s_kind_is_no_argument_where_the_test_reads_two(plug: Store) -> None:
     page = page_with_message(plug, "plug", "Argument must be shorter than the size")
     assert not any("as the message says" in s.text for s in page.solutions), page.solutions
+    assert offered(page) == [] and checks(page)
 
 
 def test_methods_of_one_class_taking_the_argument_alike_are_each_named(plug: Store) -> None:
@@ -146,3 +148,4 @@ def test_methods_of_one_class_taking_the_argument_alike_are_each_named(plug: Sto
 def test_methods_of_two_classes_are_no_one_call(plug: Store) -> None:
     page = page_with_message(plug, "plug", "depth must be at most 3")
     assert not any("as the message says" in s.text for s in page.solutions), page.solutions
+    assert offered(page) == [] and checks(page)

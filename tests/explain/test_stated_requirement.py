@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_in_function
+from explain_samples import checks, indexed_package, offered, page_in_function
 
 from errdex.explain.stated_requirement import GOT_TAIL, requirements
 from errdex.store import Store
@@ -200,6 +200,62 @@ FILES = {
                 if len(self.token_ids) > 16:
                     raise ValueError("Requested token_ids longer than max allowed: 16")
         """,
+    "shapes/jobs.py": """
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class Job:
+            prompt_ids: list | None = None
+
+            def __post_init__(self):
+                self.count = 0
+
+            def verify(self):
+                self._check_ids()
+
+            def _check_ids(self):
+                if len(self.prompt_ids) > 16:
+                    raise ValueError(
+                        f"Requested prompt_ids of length {len(self.prompt_ids)}, which is "
+                        "greater than max allowed: 16"
+                    )
+
+
+        @dataclass
+        class Replay:
+            trace_ids: list | None = None
+
+            def __post_init__(self):
+                self.count = 0
+
+            def verify(self):
+                self._check_trace()
+
+            def _check_trace(self):
+                if self.trace_ids is not None and len(self.trace_ids) == 0:
+                    raise ValueError("trace_ids must be a non-empty list.")
+        """,
+    "shapes/engine.py": """
+        def tokenize(prompt):
+            return [ord(c) for c in prompt]
+
+
+        def submit(job, prompt):
+            if not prompt:
+                raise ValueError("an empty prompt")
+            job.prompt_ids = tokenize(prompt)
+            job.verify()
+            return job
+
+
+        def replay(params, room):
+            ids = params.trace_ids
+            ids = ids[: max(room, 1)]
+            params.trace_ids = ids
+            params.verify()
+            return params
+        """,
     "shapes/_scan.py": """
         class _ClassScan:
             def scan(self, cls):
@@ -321,6 +377,12 @@ def test_no_requirement_solution_for_what_the_user_does_not_pass(
 ) -> None:
     page = page_in_function(shapes, "shapes", function)
     assert not any("as the message says" in s.text for s in page.solutions), page.solutions
+    # what the page offers instead, its check read
+    assert offered(page) == _INSTEAD.get(function, []) and checks(page), page.solutions
+
+
+# the way out a page above offers where the message's requirement is not said
+_INSTEAD = {"dump": ["Give the argument `source` of `dump` a value (it is None here)."]}
 
 
 @pytest.mark.parametrize(
@@ -387,6 +449,7 @@ def test_no_class_body_for_a_module_name_or_one_the_check_does_not_read(
     # a module's `__all__` is no class body; a name the check reads nowhere, nor
     page = page_in_function(shapes, "shapes", function)
     assert not any("body of your class" in s.text for s in page.solutions), page.solutions
+    assert offered(page) == [] and checks(page), page.solutions
 
 
 @pytest.mark.parametrize(
@@ -416,6 +479,32 @@ def test_a_field_a_later_check_reads_as_given_is_the_keyword_of_the_records_call
     # a field the class writes itself before the check is no longer what was given
     page = page_in_function(shapes, "shapes", "Trimmed._check")
     assert not any("as the message says" in s.text for s in page.solutions), page.solutions
+    assert offered(page) == []
+    assert "raises `ValueError` when all of these hold: the length of `self.token_ids` is" in (
+        page.what_it_means
+    )
+
+
+def test_a_field_code_outside_the_record_writes_on_it_is_no_keyword_as_given(
+    shapes: Store,
+) -> None:
+    # the engine fills `job.prompt_ids` from the prompt before it runs `job.verify()`: the
+    # check sees the engine's value, not a keyword of the user's `Job(...)`
+    page = page_in_function(shapes, "shapes", "Job._check_ids")
+    # not offered: "Keep the argument `prompt_ids` of `Job` at most 16 long, as the message
+    # says"
+    assert not any("argument `prompt_ids` of `Job`" in s.text for s in page.solutions), [
+        s.text for s in page.solutions
+    ]
+    assert offered(page) == []
+    assert "raises `ValueError` when all of these hold: the length of `self.prompt_ids` is" in (
+        page.what_it_means
+    )
+    # a cut of the object's own value of the field (`ids = params.trace_ids; params.trace_ids
+    # = ids[:n]`) carries on what the user gave: the keyword stays
+    assert _first(shapes, "Replay._check_trace").startswith(
+        "Make the argument `trace_ids` of `Replay` a non-empty list, as the message says"
+    )
 
 
 def test_a_keyword_value_no_longer_supported_is_left_out(shapes: Store) -> None:
@@ -457,3 +546,8 @@ def test_a_switch_is_given_up_only_where_the_message_refuses_it(shapes: Store) -
     # given up
     page = page_in_function(shapes, "shapes", "ask")
     assert not any(s.text.startswith("Pass the argument `prompt`") for s in page.solutions)
+    assert offered(page) == [
+        "Give the argument `name` of `ask` a value (it is None here).",
+        "Give `name` too when you give `prompt=True`, or leave `prompt=True` out, as the "
+        "message says",
+    ]

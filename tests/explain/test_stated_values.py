@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import SERVE_CLI, indexed_package, page_with_message
+from explain_samples import SERVE_CLI, checks, indexed_package, offered, page_with_message
 
 from errdex.explain.advice import message_advice
 from errdex.store import Store
@@ -154,6 +154,7 @@ def test_a_private_function_handed_the_users_value(pkg: Store) -> None:
     # `blocks` is what `connect` computed: the package's own invariant, no way out
     page = page_with_message(pkg, "pkg", "blocks must be a list")
     assert not any("Make blocks" in s.text for s in page.solutions)
+    assert offered(page) == [] and checks(page)
 
 
 def test_a_restated_range_gives_way_to_the_exact_argument(pkg: Store) -> None:

@@ -144,7 +144,10 @@ def test_the_sync_sibling_that_reads_the_same_stream_is_named(streams: Store) ->
 
 def test_no_sibling_no_solution(streams: Store) -> None:
     # `Other` has no `close`: nothing of the package's to call instead
-    assert not any("instead of" in t for t in solutions_of(streams, "Other.aclose"))
+    page = page_of(streams, "Other.aclose")
+    assert not any("instead of" in s.text for s in page.solutions)
+    assert page.solutions == []
+    assert "`Other.aclose` (streams/models.py:75) fails an `assert`" in page.what_it_means
 
 
 def test_the_fix_awaits_a_coroutine_and_loops_over_an_async_generator(streams: Store) -> None:
@@ -175,6 +178,9 @@ def test_a_sync_method_on_an_async_object_names_its_coroutine(streams: Store) ->
 def test_no_async_sibling_no_counterpart(streams: Store) -> None:
     # `Reply` has no `aread`: nothing of the package's to call instead
     assert not any("instead of" in t for t in solutions_of(streams, "Reply.read"))
+    assert solutions_of(streams, "Reply.read") == [
+        "Pass the argument `stream` of `Reply` as an instance of `SyncStream`."
+    ]
 
 
 def test_an_object_made_for_the_other_client_names_that_client(streams: Store) -> None:

@@ -12,6 +12,7 @@ import pytest
 from explain_samples import indexed_package
 
 from errdex.explain.build import build_page
+from errdex.explain.page import Page
 from errdex.store import Store
 
 FILES = {
@@ -94,12 +95,16 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 
 
 def texts(store: Store, function: str, exception: str) -> list[str]:
+    return [s.text for s in page_of(store, function, exception).solutions]
+
+
+def page_of(store: Store, function: str, exception: str) -> Page:
     (site,) = [
         s
         for s in store.list_sites("models")
         if s.site.function == function and (s.site.exception or "").endswith(exception)
     ]
-    return [s.text for s in build_page(store, site.id).solutions]
+    return build_page(store, site.id)
 
 
 def test_the_call_a_validator_tried_on_the_value_is_the_data_to_change(models: Store) -> None:
@@ -115,14 +120,19 @@ def test_the_call_a_validator_tried_on_the_value_is_the_data_to_change(models: S
 
 def test_only_the_frameworks_own_objects_may_be_read_beside_the_value(models: Store) -> None:
     # `cache` is no object the framework hands a validator: what it holds decides too
-    assert not any(
-        "In the data you validate" in t for t in texts(models, "validate_cached", "JsonTypeError")
-    )
+    page = page_of(models, "validate_cached", "JsonTypeError")
+    assert not any("In the data you validate" in s.text for s in page.solutions)
+    # nothing else: the page says which call failed, on what input
+    assert page.solutions == []
+    assert "It runs when `cache.load(v)` (the `try` at line 18) raised" in page.what_it_means
 
 
 def test_a_module_not_named_for_validating_makes_no_validator(models: Store) -> None:
-    assert not any(
-        "In the data you validate" in t for t in texts(models, "validate_text", "JsonTypeError")
+    page = page_of(models, "validate_text", "JsonTypeError")
+    assert not any("In the data you validate" in s.text for s in page.solutions)
+    assert page.solutions == []
+    assert "It runs when `config.json_loads(v)` (the `try` at line 7) raised" in (
+        page.what_it_means
     )
 
 
@@ -130,3 +140,4 @@ def test_a_validate_function_nothing_hands_on_is_no_frameworks_validator(models:
     # `validate_port` is a function the user calls: no framework runs it on a field
     found = texts(models, "validate_port", "JsonError")
     assert not any("validator the framework runs" in t for t in found), found
+    assert [t.split(":")[0] for t in found] == ["Give `validate_port` another `value`"], found

@@ -20,6 +20,7 @@ from errdex.explain.build import build_page
 from errdex.explain.context import Facts
 from errdex.explain.page import Page
 from errdex.explain.validator_tables import handed_on
+from errdex.explain.validators import _handed_by_name
 from errdex.facts import SiteKind
 from errdex.reading_facts import SourceRead
 from errdex.store import Store, StoredSite
@@ -189,6 +190,13 @@ def test_a_parser_no_table_lists_keeps_its_argument(stamps: Store) -> None:
     assert not any(
         "In the data you validate" in t for t in texts(page(stamps, "as_text", "TypeError"))
     )
+    # each keeps its argument's way out
+    assert texts(page(stamps, "parse_word", "")) == [
+        "Pass the argument `value` of `parse_word` as an instance of `str`."
+    ]
+    assert texts(page(stamps, "as_text", "TypeError")) == [
+        "Pass the argument `value` of `as_text` as an instance of one of `str`, `bytes`."
+    ]
 
 
 def test_the_folders_validating_modules_are_read_once_a_page() -> None:
@@ -208,3 +216,29 @@ def test_the_folders_validating_modules_are_read_once_a_page() -> None:
     assert handed_on(facts, "parse_span") == "a field declared as `timedelta`"
     assert handed_on(facts, "parse_word") is None  # `words.py` is not named for validating
     assert read == ["stamps/validators.py"]
+
+
+def test_a_folder_is_read_for_a_validator_s_name_once_a_process() -> None:
+    # two cold pages of one version asking whether `parse_day` is handed on by name: the
+    # folder's texts are read for the first only (the revision is the content's hash)
+    read: list[str] = []
+
+    def file_text(path: str) -> str:
+        read.append(path)
+        return textwrap.dedent(FILES[path])
+
+    def cold_page(revision: str) -> Facts:
+        stored = SimpleNamespace(file="stamps/parse.py", revision=revision)
+        facts = Facts(stored=cast(StoredSite, stored), conditions=[], read=SourceRead())
+        facts.folder_paths = lambda: sorted(FILES)
+        facts.file_text = file_text
+        return facts
+
+    assert _handed_by_name(cold_page("rev-1"), "parse_day")  # `validators.py`'s table
+    first = len(read)
+    assert first > 0
+    assert _handed_by_name(cold_page("rev-1"), "parse_day")
+    assert len(read) == first
+    # another version (another content) is read again
+    assert _handed_by_name(cold_page("rev-2"), "parse_day")
+    assert len(read) == 2 * first

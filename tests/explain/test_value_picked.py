@@ -79,29 +79,41 @@ def test_a_method_testing_a_prefix_decides_the_values(cached: Store) -> None:
     assert page.example_fix.before.endswith("--kv-cache-dtype quant_k8")
 
 
+_BACKEND = "Choose another attention backend"
+
+
 @pytest.mark.parametrize(
-    "message",
+    ("message", "offered"),
     [
         # its list holds the base's values: picked by default too
-        "Flash attention does not support sinks",
+        ("Flash attention does not support sinks", [_BACKEND]),
         # a sibling backend of the file takes the base's values
-        "Shared attention does not support sinks",
+        ("Shared attention does not support sinks", []),
         # no flag of the version is named so
-        "Styled attention does not support sinks",
+        ("Styled attention does not support sinks", []),
         # a check of the value itself: another value is its own way out, not other code
-        "no kernel for kv_cache_dtype",
+        ("no kernel for kv_cache_dtype", [_BACKEND]),
         # a public helper or a class of the file the backend does not name: other files
         # may call it, for any value
-        "heads are packed in eights",
-        "packed stats count down",
+        (
+            "heads are packed in eights",
+            [_BACKEND, "Pass the argument `head_size` of `pack_heads` as a multiple of `8`."],
+        ),
+        (
+            "packed stats count down",
+            [_BACKEND, "Pass the argument `count` of `PackedStats.record` at least `0`."],
+        ),
     ],
 )
 def test_no_value_is_offered_where_the_code_is_not_the_values_alone(
-    cached: Store, message: str
+    cached: Store, message: str, offered: list[str]
 ) -> None:
     page = page_with_message(cached, "serve", message)
     # (a backend standing in may still name the values it takes: "for `--kv-cache-dtype`")
     assert not any(s.text.startswith("Choose a value of") for s in page.solutions)
+    # what the page offers instead (the page is built, its check read)
+    assert [s.text.split(":")[0] for s in page.solutions] == offered, page.solutions
+    assert "raises" in page.what_it_means and "when all of these hold" in page.what_it_means
 
 
 READ_ONLY = """\

@@ -18,6 +18,10 @@ VISITED = {
     "typeset/__init__.py": """
         from typeset.sql.types import String, Unicode, Enum, VARCHAR
         from typeset.dialect.types import NVARCHAR
+
+
+        def __getattr__(name):
+            raise AttributeError(f"module 'typeset' has no attribute {name!r}")
         """,
     "typeset/sql/__init__.py": "",
     "typeset/sql/types.py": """
@@ -181,9 +185,15 @@ def test_no_class_of_that_name_or_no_constructor_taking_it_gets_nothing_here(
 ) -> None:
     # `visit_unary`: no class `unary` in the package; `visit_Unicode`: `collation_name` is
     # no parameter of `Unicode`'s constructor (`String`'s)
-    for function in ("GenericTypeCompiler.visit_unary", "DialectTypeCompiler.visit_Unicode"):
+    for function, argument in (
+        ("GenericTypeCompiler.visit_unary", "unary"),
+        ("DialectTypeCompiler.visit_Unicode", "type_"),
+    ):
+        # the method's own argument, as for any check of one (an R), not the built object
         found = first_solution(visited, function)
-        assert found is None or "you build" not in found
+        assert found is not None and found.startswith(
+            f"Pass for the argument `{argument}` of `{function}` a value whose "
+        ), found
 
 
 def test_a_method_the_class_overrides_or_another_class_defines_hands_nothing_on(
@@ -205,4 +215,87 @@ def test_a_class_visited_under_another_name_is_not_the_one_the_method_is_named_f
     # `Unicode` declares `__visit_name__ = "unicode"`: its objects go to `visit_unicode`,
     # never to `visit_Unicode`, though its constructor (`String`'s) takes `collation`
     found = first_solution(visited, "OtherTypeCompiler.visit_Unicode")
-    assert found is None or "you build" not in found
+    assert found == (
+        "Pass for the argument `type_` of `OtherTypeCompiler.visit_Unicode` a value whose "
+        "`collation` is set (not None)."
+    )
+
+
+BUILT = {
+    "tmpl/__init__.py": """
+        from tmpl.environment import Environment
+
+
+        def __getattr__(name):
+            raise AttributeError(f"module 'tmpl' has no attribute {name!r}")
+        """,
+    "tmpl/nodes.py": """
+        class Node:
+            def set_ctx(self, ctx):
+                if ctx not in ("load", "store"):
+                    raise ValueError(f"unknown context {ctx!r}")
+                self.ctx = ctx
+
+
+        class Call(Node):
+            def __init__(self, func, args, dyn_args=None):
+                self.func = func
+                self.args = args
+                self.dyn_args = dyn_args
+        """,
+    "tmpl/parser.py": """
+        from .nodes import Call
+
+
+        class Parser:
+            def parse_call(self, func, args):
+                return Call(func, args, None)
+        """,
+    "tmpl/environment.py": """
+        from .parser import Parser
+
+
+        class Environment:
+            def from_string(self, source):
+                if not source:
+                    raise ValueError("an empty template")
+                return Parser().parse_call(source, [])
+        """,
+    "tmpl/compiler.py": """
+        from .nodes import Call
+
+
+        class TemplateError(Exception):
+            pass
+
+
+        class CodeGenerator:
+            def visit_Call(self, node, frame):
+                if node.dyn_args is None:
+                    raise TemplateError("a call needs its dynamic arguments here")
+                return node.func
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("built"), "tmpl", BUILT)
+
+
+def test_an_object_the_package_builds_from_the_user_s_text_is_no_call_of_theirs(
+    built: Store,
+) -> None:
+    # the parser builds each `Call` of the template's text; the package hands users no
+    # `Call` (its top package exports `Environment` alone, `nodes` lists no `__all__`): a
+    # user writes no `Call(..., dyn_args=...)`
+    (site,) = [s for s in built.list_sites("tmpl") if s.site.function == "CodeGenerator.visit_Call"]
+    page = build_page(built, site.id)
+    assert "raises `TemplateError` when all of these hold: `node.dyn_args` is None" in (
+        page.what_it_means
+    )
+    # not offered: "Pass `dyn_args` to the `Call` you build: `Call(..., dyn_args=...)`"
+    assert [s.text for s in page.solutions] == [
+        "Pass for the argument `node` of `CodeGenerator.visit_Call` a value whose `dyn_args` "
+        "is set (not None)."
+    ]

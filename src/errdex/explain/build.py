@@ -144,6 +144,7 @@ def _build_page(
     )
     folder = chosen.file.rpartition("/")[0]
     facts.folder_paths = lambda: store.kept_paths(chosen.version_id, folder + "/" if folder else "")
+    facts.version_paths = lambda: store.version_paths(chosen.version_id)
     facts.bindings = without_loop_rebound(facts)
     facts.outline_of = lambda: store.file_outline(chosen.version_id, chosen.file)
     facts.class_hook = class_hook(facts, lambda file: store.file_text(chosen.version_id, file))

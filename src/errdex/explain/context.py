@@ -270,6 +270,8 @@ class Facts:
     # the kept files of the version in the site's own folder (its sibling modules; needs
     # the store)
     folder_paths: Callable[[], Sequence[str]] | None = field(default=None, repr=False)
+    # the kept files of the whole version (needs the store)
+    version_paths: Callable[[], Sequence[str]] | None = field(default=None, repr=False)
     # what a rule worked out from these facts, by its own key, for the rules asking again
     # (the facts do not change while the page is built)
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

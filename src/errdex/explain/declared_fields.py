@@ -22,6 +22,7 @@ from errdex.ast_walk import walk
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.item_fields import own_init
 from errdex.explain.library_export import library_export, module_all
+from errdex.explain.outside_writes import written_outside
 from errdex.extract.setters import init_params
 from errdex.extract.shapes import self_attribute, tested_absent
 from errdex.facts import KnobKind
@@ -52,8 +53,9 @@ def declared_keyword(
     record its module exports at any depth (`exported_record`) is a class users make too:
     for a rule the message itself states, not one read off the check (a record's check of
     one field against another, `rank != 0`, tells which of the two is the user's to change
-    no more than depth does), and a field no code of the class writes is as given to
-    whichever of its methods checks it."""
+    no more than depth does), and a field no code of the class writes, nor code outside it
+    on an object it holds (`outside_writes`), is as given to whichever of its methods checks
+    it."""
     if "." in owner or attribute.startswith("_"):
         return None
     if any(k.kind == KnobKind.FLAG for k in facts.knobs):
@@ -91,8 +93,11 @@ def declared_keyword(
     if called is None:
         # a check run after construction (`params.verify()`, by the code the record is
         # handed to) sees the field as the call gave it, for a rule the message states,
-        # when no code of the class ever writes it
-        return attribute if record and self_assignments(cls, attribute) == 0 else None
+        # when no code of the class ever writes it, nor code outside it on the object
+        # (`job.token_ids = tokenize(prompt)` before `job.verify()`)
+        if not record or self_assignments(cls, attribute) != 0:
+            return None
+        return None if written_outside(facts, attribute) else attribute
     post, line = called
     if self_assignments(post, attribute, line) > len(_normalized(post, attribute, line)):
         return None

@@ -31,11 +31,12 @@ own name) or by the kind the user declares:
   "could not find {noun} {name}" where the raise's own test looks `name` up in a container
   (`tablekey not in parenttable.metadata`): declare it there, or refer to one that is.
 
-The shapes whose words do not say "declared" ("... already exists", "not the same for
-all", "needs", "cannot be applied to") are read only where they name a kind of code the
-user declares (a field, a function, a column): a placeholder alone is no declaration ("A
-checkpoint for step {step} already exists", "Shape {name} is not the same for all tensors
-of {batch}": the program's state).
+The shapes whose words do not say "declared" ("... already exists", "not the same for all",
+"needs", "cannot be applied to", "a value is required for", "not supported in ... name")
+are read only where they name a kind of code the user declares (a field, a function, a
+column, a bind parameter, a schema): a placeholder alone is no declaration ("A checkpoint
+for step {step} already exists", "Shape {name} is not the same for all tensors of
+{batch}", "A value is required for step {step}": the program's state).
 
 A message of these shapes about something no user declares names no placeholder or kind
 ("Window left is not the same for all layers", "Only one live display may be active at
@@ -222,7 +223,9 @@ def _reserved(found: re.Match[str], facts: Facts) -> str:
     return f"Give the {noun} another name than {name} in your code"
 
 
-def _value(found: re.Match[str], facts: Facts) -> str:
+def _value(found: re.Match[str], facts: Facts) -> str | None:
+    if not _named_kind(found.group("noun")):
+        return None  # "A value is required for step {step}": a step the program reached
     rest = re.sub(_QPH, lambda m: _bare(m.group(0)), found.group("rest") or "")
     where = f" ({rest.lstrip(', ')})" if rest else ""
     noun, name = found.group("noun"), quoted(found.group("name"))
@@ -232,7 +235,9 @@ def _value(found: re.Match[str], facts: Facts) -> str:
     )
 
 
-def _chars(found: re.Match[str], facts: Facts) -> str:
+def _chars(found: re.Match[str], facts: Facts) -> str | None:
+    if not _named_kind(found.group("noun")):
+        return None  # "Spaces not supported in run name {name}": a name the program made
     chars, name = _lower(found.group("chars")), quoted(found.group("name"))
     return f"Give {_a(found.group('noun'))} without {chars} in place of {name}"
 
@@ -261,6 +266,17 @@ def code_kind(*parts: str) -> bool:
     {step} already exists" is the program's own state)."""
     words = re.findall(r"[a-z]+", re.sub(_PH, " ", " ".join(parts)).lower())
     return any(w in _CODE_KINDS or w.removesuffix("s") in _CODE_KINDS for w in words)
+
+
+# what a user also declares by a name of their own, for a value a run is given under it
+# or a name it holds: a statement's bind parameter, a schema
+_NAMED_KINDS = frozenset({"parameter", "schema"})
+
+
+def _named_kind(noun: str) -> bool:
+    """Whether the message's noun ("bind parameter", "schema translate name") is a kind of
+    code the user declares (`code_kind`) or names themselves."""
+    return code_kind(noun) or not _NAMED_KINDS.isdisjoint(re.findall(r"[a-z]+", noun.lower()))
 
 
 def _needs(found: re.Match[str], facts: Facts) -> str | None:

@@ -30,12 +30,13 @@ _KEPT = frozenset(
         "public_path_of",
         "defined_names",
         "kept_paths",
+        "version_paths",
     }
 )
 
 
 # the reads whose answers only a write changes: kept across pages
-_CATALOG = frozenset({"versions", "projects", "defined_names", "kept_paths"})
+_CATALOG = frozenset({"versions", "projects", "defined_names", "kept_paths", "version_paths"})
 _MOST_KEPT = 256
 
 

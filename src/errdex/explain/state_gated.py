@@ -17,9 +17,10 @@ gated here.
 
 from __future__ import annotations
 
+import ast
 import re
 
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, async_function_at, function_at
 from errdex.explain.hiding_flags import hides_only
 from errdex.explain.library_export import library_export, module_all
 from errdex.explain.page import Solution
@@ -133,6 +134,40 @@ def top_exported(facts: Facts) -> bool:
     return listed is not None and name in listed
 
 
+def request_handlers(facts: Facts) -> bool:
+    """Whether every direct caller of the site's method handles a request a client sends:
+    it takes a parameter annotated with a request class (`request: CompletionRequest`, not
+    the server's own `Request`), so the arguments it hands on are made of what the client
+    sent (beam search's `prompt`, rendered from the request's prompt or its
+    `prompt_embeds`), not of what the package computes (a kernel's shapes)."""
+    return facts.once("request_handlers", lambda: _request_handlers(facts))
+
+
+def _request_handlers(facts: Facts) -> bool:
+    callers = [c for c in facts.callers if c.depth == 1]
+    if not callers or facts.file_text is None:
+        return False
+    for caller in callers:
+        name = caller.function.rpartition(".")[2]
+        text = facts.file_text(caller.file)
+        found = function_at(text, name, caller.line) or async_function_at(text, name, caller.line)
+        if found is None or not any(
+            _request_class(a.annotation) for a in (*found.args.args, *found.args.kwonlyargs)
+        ):
+            return False
+    return True
+
+
+def _request_class(annotation: ast.expr | None) -> bool:
+    """`CompletionRequest`, `proto.ChatRequest`, `ChatRequest | None`: a class named for a
+    request, more than the bare `Request` a server hands every handler."""
+    if annotation is None:
+        return False
+    names = [n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(annotation)
+             if isinstance(n, ast.Name | ast.Attribute)]  # fmt: skip
+    return any(n.endswith("Request") and n != "Request" for n in names)
+
+
 def vendored(stored: StoredSite) -> bool:
     """Whether the site is in code copied in from another project (`third_party/`), which
     the package alone calls."""
@@ -173,6 +208,8 @@ def state_gated(kept: list[Solution], facts: Facts) -> list[Solution]:
     def internal(solution: Solution) -> bool:
         if handed and users_setting(solution):
             return False
+        if widened and own_argument(solution, facts) and request_handlers(facts):
+            return False  # what the client's request gave, handed down by its handlers
         if not users and own_argument(solution, facts):
             # an invariant's raise: only what names an argument, not "Define it in your
             # subclass of `Base`" (a base users may subclass: its way out)

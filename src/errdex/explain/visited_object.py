@@ -9,8 +9,12 @@ user's column holds), so "Pass for the argument `type_` of
 `MySQLTypeCompiler.visit_NVARCHAR` a value whose `length` is set" is right and no user can
 take it. The way out is in the call that builds the visited object: `NVARCHAR(length=...)`.
 
-Only where the method is `visit_<Name>` with `<Name>` a public class of the package (the
-site's file defines it or imports it from the package by that name), the test is on an
+Only where the method is `visit_<Name>` with `<Name>` a class of the package users build
+themselves (the site's file defines it or imports it from the package by that name, and
+the package hands it to users: its top package imports or lists it, or its module's
+`__all__` does; a node a template engine's parser builds from the user's text is visited
+with what the parser gave it, and "Pass `dyn_args` to the `Call` you build" speaks to a
+user who builds none), the test is on an
 attribute of the method's first argument (`arg.attr is None`, `not arg.attr`), and
 `attr` is a parameter of that class's own constructor (or of the first base that defines
 one): the value the check sees is what the user gave there. A name that is no class of
@@ -36,8 +40,10 @@ from errdex.explain.context import Facts, at_margin, parse_module, top_class_in
 from errdex.explain.declared_fields import base_name
 from errdex.explain.imported_class import module_paths
 from errdex.explain.item_fields import own_init
+from errdex.explain.library_export import module_all
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
+from errdex.explain.table_lookup import module_names
 from errdex.extract.module import module_name
 from errdex.extract.shapes import tested_absent
 
@@ -139,7 +145,33 @@ def _visited_constructor(facts: Facts, name: str) -> ast.FunctionDef | None:
     found = _class_text(facts, tree, module, name) if tree is not None else None
     if found is None or _visit_name(found[0], name) not in (None, name):
         return None
+    if not _users_build(facts, name, found[0]):
+        return None
     return _constructor(found[0], name)
+
+
+def _users_build(facts: Facts, name: str, text: str) -> bool:
+    """Whether users build the class `name` (defined in `text`) themselves: the package
+    hands it to them by that name, its top package importing or listing it
+    (`sqlalchemy.VARCHAR`), or its own module listing it in `__all__`. A class only the
+    package's own code builds (a template engine's parser making a `Call` node of the
+    user's text) is visited with the attributes the package gave it."""
+    if name.startswith("_"):
+        return False
+    listed = module_all(text)
+    return (listed is not None and name in listed) or name in facts.once(
+        "top_names", lambda: _top_names(facts)
+    )
+
+
+def _top_names(facts: Facts) -> frozenset[str]:
+    """The names the top package binds at its top (imported, assigned) or lists in its
+    `__all__`; none when its `__init__` is not kept."""
+    text = facts.top_init() if facts.top_init is not None else None
+    tree = parse_module(text)
+    if tree is None:
+        return frozenset()
+    return frozenset(module_names(tree) | (module_all(text) or frozenset()))
 
 
 def _visit_name(text: str, name: str) -> str | None:
@@ -205,8 +237,8 @@ def _also_visited(facts: Facts, owner: str, method: str, name: str, attribute: s
     # bases' (an override that renders the type its own way hands nothing on), and another
     # class of the same files is no base at all
     methods = _own_methods(facts.source_text or "", cls)
-    for text, base in _base_classes(facts, tree, module, cls):
-        for visit, function in _own_methods(text, base).items():
+    for text, base in _bases_elsewhere(facts, tree, module, cls):
+        for visit, function in _own_methods(text, base).items() if base is not None else ():
             methods.setdefault(visit, function)
     handed = [v[len(_PREFIX) :] for v, f in methods.items() if _hands_on(f, method)]
     if not handed:
@@ -219,7 +251,10 @@ def _also_visited(facts: Facts, owner: str, method: str, name: str, attribute: s
     own_cls = top_class_in(own_text, name)
     if own_tree is None or own_cls is None:
         return []
-    kinds = [own_text, *_base_texts(facts, own_tree, own_module, own_cls)]
+    kinds = [own_text]
+    for text, _ in _bases_elsewhere(facts, own_tree, own_module, own_cls):
+        if text not in kinds:
+            kinds.append(text)
     found: list[str] = []
     for visit in handed:
         for text in kinds:
@@ -227,7 +262,7 @@ def _also_visited(facts: Facts, owner: str, method: str, name: str, attribute: s
             if other is None or other == name or other in found or other.startswith("_"):
                 continue
             init = _constructor(text, other)
-            if init is not None and attribute in _named(init):
+            if init is not None and attribute in _named(init) and _users_build(facts, other, text):
                 found.append(other)
             break
     return found[:_MAX_ALSO]
@@ -310,33 +345,19 @@ def _class_text(facts: Facts, tree: ast.Module, module: str, name: str) -> tuple
     return (text, found[0]) if text is not None else None
 
 
-def _base_classes(
+def _bases_elsewhere(
     facts: Facts, tree: ast.Module, module: str, cls: ast.ClassDef
-) -> list[tuple[str, ast.ClassDef]]:
-    """The class's direct bases defined in other files, each with its file's text."""
-    found: list[tuple[str, ast.ClassDef]] = []
+) -> list[tuple[str, ast.ClassDef | None]]:
+    """The class's direct bases defined in other files: each file's text, with the base's
+    class in it (None where that text does not define it at its top)."""
+    found: list[tuple[str, ast.ClassDef | None]] = []
     for base in cls.bases:
         written = ast.unparse(base.value if isinstance(base, ast.Subscript) else base)
         at = _resolved(tree, module, written)
         text = _module_text(facts, at[0]) if at is not None and at[0] != module else None
-        defined = top_class_in(text, at[1]) if text is not None and at is not None else None
-        if text is not None and defined is not None:
-            found.append((text, defined))
+        if text is not None and at is not None:
+            found.append((text, top_class_in(text, at[1])))
     return found
-
-
-def _base_texts(facts: Facts, tree: ast.Module, module: str, cls: ast.ClassDef) -> list[str]:
-    """The texts of the files that define the class's direct bases (but the file's own)."""
-    texts: list[str] = []
-    for base in cls.bases:
-        written = ast.unparse(base.value if isinstance(base, ast.Subscript) else base)
-        found = _resolved(tree, module, written)
-        if found is None or found[0] == module:
-            continue
-        text = _module_text(facts, found[0])
-        if text is not None and text not in texts:
-            texts.append(text)
-    return texts
 
 
 def _class_by_visit_name(text: str, visit: str) -> str | None:

@@ -189,6 +189,11 @@ class Store(abc.ABC):
         that cannot say."""
         return ()
 
+    def version_paths(self, version_id: int) -> tuple[str, ...]:
+        """The paths of all of a version's kept files, sorted; none from a store that
+        cannot say."""
+        return ()
+
     @abc.abstractmethod
     def search_candidates(
         self,

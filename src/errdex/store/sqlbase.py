@@ -314,6 +314,13 @@ class SqlStore(Store):
             ).fetchall()
         return tuple(p for (p,) in rows if "/" not in p[len(folder) :])
 
+    def version_paths(self, version_id: int) -> tuple[str, ...]:
+        with self._guard() as conn:
+            rows = conn.execute(
+                "SELECT path FROM files WHERE version_id = ? ORDER BY path", (version_id,)
+            ).fetchall()
+        return tuple(p for (p,) in rows)
+
     def file_outline(self, version_id: int, path: str) -> tuple[int, ...] | None:
         with self._guard() as conn:
             row = conn.execute(
