@@ -4,11 +4,15 @@
 from __future__ import annotations
 
 import textwrap
+from typing import Any
+
+import pytest
 
 from errdex.extract import extract_file
 from errdex.facts import KnobKind
 from errdex.link import link_version
-from errdex.linked_facts import IndexedSite
+from errdex.link.group_sizes import GroupSizes
+from errdex.linked_facts import IndexedSite, KnobLink
 
 CONFIG = """
     from dataclasses import dataclass
@@ -247,3 +251,43 @@ def test_a_size_parameter_its_callers_fill_with_the_accessor_reaches_the_flag() 
     # setting decides the parameter
     for message in ("sizes must be positive", "twice the size past n", "heads split unevenly"):
         assert not [k for k in sites[message].knobs if k.group_size], sites[message].knobs
+
+
+def test_a_group_s_size_read_in_several_places_is_followed_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    walked: list[int] = []
+    passed = GroupSizes._passed
+
+    def counted(self: GroupSizes, *args: Any) -> list[KnobLink]:
+        walked.append(args[-1])  # the hops up from the global
+        return passed(self, *args)
+
+    monkeypatch.setattr(GroupSizes, "_passed", counted)
+    experts = """
+        from eng.state import get_tensor_model_parallel_world_size
+
+
+        class Experts:
+            def __init__(self, num_experts: int):
+                tp_size = get_tensor_model_parallel_world_size()
+                if num_experts % tp_size != 0:
+                    raise ValueError("experts must divide evenly")
+    """
+    facts = [
+        extract_file(path, textwrap.dedent(text).encode())
+        for path, text in (
+            ("eng/config.py", CONFIG),
+            ("eng/state.py", STATE),
+            ("eng/worker.py", WORKER),
+            ("eng/model.py", MODEL),
+            ("eng/experts.py", experts),
+        )
+    ]
+    sites = {s.site.message.text: s for s in link_version("demo", facts) if s.site.message}
+    for message in ("KV heads must divide evenly", "experts must divide evenly"):
+        knobs = [k.name for k in sites[message].knobs if k.group_size]
+        assert knobs == ["--tensor-parallel-size"]
+    # the tensor group's size from the global up, once for the two files reading it (and
+    # the pipeline group's once for each name its accessor is read by)
+    assert walked.count(0) == 3

@@ -5,19 +5,29 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
+import errdex.link.guards as guards
+import errdex.link.returned as returned
+import errdex.link.tests as expected_errors
 from errdex.extract import extract_file
 from errdex.facts import Condition, ConditionKind
 from errdex.link import link_version
+from errdex.link.named import NamedSettings
 from errdex.link.passed import ParsedTests
 from errdex.link.requests import _attributes
+from errdex.link.resolve import Namespace
 from errdex.link.tests import TestIndex as ExpectedErrors
 from errdex.linked_facts import IndexedSite
 
 
 def link(files: dict[str, str]) -> dict[str, IndexedSite]:
+    return {s.site.message.text: s for s in every_site(files) if s.site.message is not None}
+
+
+def every_site(files: dict[str, str]) -> list[IndexedSite]:
     data = {path: textwrap.dedent(text).encode() for path, text in files.items()}
-    sites = link_version("shop", [extract_file(p, t) for p, t in data.items()], texts=data)
-    return {s.site.message.text: s for s in sites if s.site.message is not None}
+    return link_version("shop", [extract_file(p, t) for p, t in data.items()], texts=data)
 
 
 def test_each_message_gets_the_tests_of_its_exception_that_match_it() -> None:
@@ -177,3 +187,153 @@ def test_a_pattern_of_escaped_punctuation_is_matched_as_its_text() -> None:
     assert index._compile(r"plan\(\) must be \#1 \- or \\ not") == r"plan() must be #1 - or \ not"
     assert not isinstance(index._compile(r"plan\(.\) must"), str)  # `.` is any character
     assert not isinstance(index._compile(r"count \d+"), str)  # `\d` is a class
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[tuple[object, ...]]:
+    """The arguments of each call of `owner.name` while the test runs."""
+    calls: list[tuple[object, ...]] = []
+    original = getattr(owner, name)
+
+    def counted(*args: object) -> object:
+        calls.append(args)
+        return original(*args)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
+def test_a_message_several_sites_raise_is_matched_against_the_tests_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    searched = _counted(monkeypatch, expected_errors, "_search")
+    sites = every_site(
+        {
+            "shop/cart.py": """
+            def add(count):
+                if count <= 0:
+                    raise ValueError("count must be positive")
+
+            def remove(count):
+                if count <= 0:
+                    raise ValueError("count must be positive")
+            """,
+            "tests/test_cart.py": """
+            import pytest
+            from shop.cart import add
+
+            def test_zero():
+                with pytest.raises(ValueError, match=r"must be \\w+"):
+                    add(0)
+            """,
+        }
+    )
+    raised = [s for s in sites if s.file == "shop/cart.py"]
+    assert [[t.function for t in s.tests] for s in raised] == [["test_zero"], ["test_zero"]]
+    assert [text for _, text in searched] == ["count must be positive"]  # once for both
+
+
+def test_the_settings_a_message_names_are_read_once_for_its_sites(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    named = _counted(monkeypatch, NamedSettings, "named")
+    sites = every_site(
+        {
+            "shop/cart.py": """
+            import os
+
+            FAST = os.getenv("SHOP_FAST_MODE")
+
+            def add(count):
+                if count <= 0:
+                    raise ValueError("count must be positive unless SHOP_FAST_MODE is set")
+
+            def remove(count):
+                if count <= 0:
+                    raise ValueError("count must be positive unless SHOP_FAST_MODE is set")
+            """,
+        }
+    )
+    assert [[k.name for k in s.knobs] for s in sites] == [["SHOP_FAST_MODE"]] * 2
+    assert len(named) == 1
+
+
+def test_a_local_naming_no_function_that_returns_a_text_is_not_parsed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    parsed = _counted(monkeypatch, returned, "parse_expression")
+    sites = link(
+        {
+            "shop/keys.py": """
+            def check_key(key):
+                if len(key) < 32:
+                    return f"The key is {len(key)} bytes long, below 32 bytes."
+                return None
+
+            def sign(key, strict):
+                key_msg = check_key(key)
+                if strict:
+                    raise ValueError(key_msg)
+
+            def verify(key, strict):
+                other_msg = describe(key)
+                if strict:
+                    raise KeyError(other_msg)
+            """,
+        }
+    )
+    assert [f.text.text for f in sites["{key_msg}"].shown] == [
+        "The key is {len(key)} bytes long, below 32 bytes."
+    ]
+    assert sites["{other_msg}"].shown == ()
+    assert parsed == [("check_key(key)",)]  # `describe(key)` names no such function
+
+
+def test_a_helper_s_guard_naming_none_of_a_call_s_arguments_is_parsed_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bound = _counted(monkeypatch, guards, "_bind")
+    condition = Condition(test="shop_ready_once", kind=ConditionKind.IF, holds=False, line=3)
+    first = guards.bind_guard(condition, {"message": "'no stock'", "code": "3"})
+    second = guards.bind_guard(condition, {"message": "'no money'", "code": "4"})
+    assert (
+        first
+        == second
+        == (
+            Condition(
+                test="shop_ready_once",
+                kind=ConditionKind.IF,
+                holds=False,
+                line=3,
+                text="not shop_ready_once",
+            ),
+            None,
+        )
+    )
+    assert len(bound) == 1
+    # an argument that does not parse still leaves the guard as it is, named in it or not
+    assert guards.bind_guard(condition, {"message": "not ("}) == (condition, None)
+
+
+def test_a_call_of_what_a_module_imports_from_outside_is_not_looked_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked = _counted(monkeypatch, Namespace, "lookup")
+    sites = link(
+        {
+            "shop/cart.py": """
+            import torch
+            from shop import checks
+
+            def add(items):
+                torch.cat(items)
+                checks.check(items)
+            """,
+            "shop/checks.py": """
+            def check(items):
+                if not items:
+                    raise ValueError("no items")
+            """,
+        }
+    )
+    assert [c.function for c in sites["no items"].caller_links] == ["add"]
+    assert not [q for _, q in asked if str(q).startswith("torch")]

@@ -312,6 +312,8 @@ class _Context:
         # The sites of one function share its callers, so the knobs behind their guards.
         self._caller_knobs: dict[tuple[str, str], list[KnobLink]] = {}
         self._publics: dict[tuple[str, str], str | None] = {}
+        # the settings a message's text names, by the text: half of vllm's sites share one
+        self._said: dict[str | None, tuple[tuple[KnobLink, ...], tuple[KnobLink, ...]]] = {}
 
     def add(self, indexed: IndexedSite) -> IndexedSite:
         site = indexed.site
@@ -346,7 +348,7 @@ class _Context:
         gates, gate_knobs = self.gates.gates(indexed.module, site.function)
         found.extend(gate_knobs)
         text = site.message.text if site.message is not None else None  # built per ask
-        in_message = self.named.named(text)
+        in_message, fields = self._named_in(text)
         if indexed.reading is not None and (
             indexed.reading.params or any(n.startswith("self.") for n in site.names)
         ):
@@ -365,7 +367,7 @@ class _Context:
         # a field the message names by its own name: the flag that sets it, where no
         # condition links that flag already (a linked knob says more than the name), and a
         # command line takes it (an arguments class no program parses is no setting)
-        for field in [*self.named.fields(text), *self.named.caused(text)]:
+        for field in fields:
             field = self._with_command(field, facts.path)
             if field.name not in known and field.command:
                 found.append(field)
@@ -415,6 +417,19 @@ class _Context:
         ):
             return ()
         return self.callers.flow_callers(indexed.module, site.function)
+
+    def _named_in(self, text: str | None) -> tuple[tuple[KnobLink, ...], tuple[KnobLink, ...]]:
+        """The settings the message's `text` names (`NamedSettings.named`), and the flags of
+        the fields it names by their own names or says may cause it (`fields`, `caused`):
+        once per text."""
+        found = self._said.get(text)
+        if found is None:
+            named = self.named
+            found = self._said[text] = (
+                named.named(text),
+                (*named.fields(text), *named.caused(text)),
+            )
+        return found
 
     def _public(self, module: str, function: str) -> str | None:
         """The site's public path, "" when it is the one it is defined at (see

@@ -250,6 +250,8 @@ class CallerIndex:
             found = self._names.method_owner(facts, owner, method)
             return [found] if found else []
         if root in facts.imports:
+            if self._names.imported_from_outside(facts, root):
+                return []  # `torch.cat(...)`: no module of the version holds it
             qualified = self._names.qualify(facts, dotted)
         elif root in facts.local_imports:  # imported by a function itself
             target = facts.local_imports[root]

@@ -41,6 +41,8 @@ class GroupSizes:
         # global set from a parameter for none (most: no group accessor at all).
         self._calls: dict[str, list[_Call]] = {}
         self._by_callee: dict[str, list[tuple[FileFacts, CallSite | _NameCall]]] | None = None
+        # a group's size as each file reaching its accessor asks again: followed once
+        self._groups: dict[tuple[str, str, str, str, str], list[KnobLink]] = {}
 
     def knobs(self, dotted: str, facts: FileFacts, resolve: Resolve) -> list[KnobLink]:
         """The settings behind the call `dotted()` of a group accessor, as `facts` reads it:
@@ -109,6 +111,16 @@ class GroupSizes:
     ) -> list[KnobLink]:
         """The settings behind the size `attr` of the global `home`'s `accessor` returns:
         only a size (`world_size`), not the rank or the handles a group holds."""
+        key = (home.path, accessor, attr, said, behind)
+        found = self._groups.get(key)
+        if found is None:
+            found = self._group_once(home, accessor, attr, said, behind, resolve)
+            self._groups[key] = found
+        return list(found)
+
+    def _group_once(
+        self, home: FileFacts, accessor: str, attr: str, said: str, behind: str, resolve: Resolve
+    ) -> list[KnobLink]:
         group = home.group_accessors.get(accessor)
         if group is None or "(" in group or not attr.endswith("size"):
             return []

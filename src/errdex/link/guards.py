@@ -57,7 +57,17 @@ def bind_guard(condition: Condition, arguments: Mapping[str, str]) -> tuple[Cond
         target, _, iterable = condition.statement[4:].partition(" in ")
         bound = f"for {target} in {bind_expression(iterable, arguments)}"
         return msgspec.structs.replace(condition, text=bound), None
-    text, decided = _bound_guard(condition.statement, tuple(arguments.items()))
+    statement = condition.statement
+    given = tuple(arguments.items())
+    if statement.isascii():
+        # An argument whose source does not parse leaves the guard unbound, named in it or
+        # not; of the others only those it names are put in (a name of ASCII source is
+        # written as it is read): the helper's guards naming none of the arguments of a
+        # call are bound once for all its calls, not parsed again per message passed.
+        if any(parse_expression(source) is None for _, source in given):
+            return condition, None
+        given = tuple((name, source) for name, source in given if name in statement)
+    text, decided = _bound_guard(statement, given)
     if text is None:
         return condition, None
     return msgspec.structs.replace(condition, text=text), decided

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import ErrorSite, FileFacts
+from errdex.lazy_re import lazy_compile
 from errdex.link.expression_texts import parse_expression
 from errdex.link.messages import put_text
 from errdex.link.resolve import Namespace
@@ -25,6 +26,7 @@ __all__ = ["ReturnedTexts"]
 
 _MAX_FUNCTIONS = 6  # functions of one name whose texts a call of an unknown object shows
 _MAX_TEXTS = 12
+_WORD = lazy_compile(r"[A-Za-z_]\w*")  # the called name among them, in an ASCII source
 
 
 class ReturnedTexts:
@@ -42,9 +44,12 @@ class ReturnedTexts:
         message = site.message
         if message is None or not self._by_name:
             return
+        placeholders = message.placeholders
+        if not placeholders or not site.bindings:
+            return  # most sites: no placeholder a local fills
         held = {b.name: b.value for b in site.bindings if b.origin == "local"}
         count = 0
-        for placeholder in message.placeholders:
+        for placeholder in placeholders:
             if placeholder.expr not in held or placeholder.conversion not in (None, "s"):
                 continue
             for owner, qualname in self._callees(held[placeholder.expr], site, facts):
@@ -58,6 +63,8 @@ class ReturnedTexts:
         self, source: str, site: ErrorSite, facts: FileFacts
     ) -> list[tuple[FileFacts, str]]:
         """The functions a call (its source) may be of, with their returned texts."""
+        if source.isascii() and not any(w in self._by_name for w in _WORD.findall(source)):
+            return []  # it names no function returning a text: nothing to parse
         call = parse_expression(source)  # the local's value, parsed once for the linker
         if not isinstance(call, ast.Call):
             return []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from errdex.facts import FileFacts, TestRef
+from errdex.facts import FileFacts, MessageTemplate, TestRef
 from errdex.lazy_re import lazy_compile
 from errdex.linked_facts import IndexedSite, TestLink
 
@@ -33,6 +33,9 @@ class TestIndex:
         self._by_name: dict[str, list[tuple[TestRef, FileFacts]]] = defaultdict(list)
         self._patterns: dict[str, regex.Pattern[str] | str | None] = {}
         self._links: dict[str, list[tuple[regex.Pattern[str] | str, TestLink]]] = {}
+        # the tests a message matches, by the exception's last name and the message: the
+        # sites of vllm share half their messages
+        self._found: dict[tuple[str, MessageTemplate], tuple[TestLink, ...]] = {}
         for facts in files:
             for test in facts.tests:
                 if test.match:
@@ -46,9 +49,20 @@ class TestIndex:
         if message is None or not self._by_name:
             return ()
         name = site.exception.name if site.exception else (site.site.exception or "")
-        candidates = self._candidates(name.rsplit(".", 1)[-1])
+        short = name.rsplit(".", 1)[-1]
+        candidates = self._candidates(short)
         if not candidates:
             return ()
+        key = (short, message)
+        found = self._found.get(key)
+        if found is None:
+            found = self._found[key] = self._matching(candidates, message)
+        return found
+
+    def _matching(
+        self, candidates: list[tuple[regex.Pattern[str] | str, TestLink]], message: MessageTemplate
+    ) -> tuple[TestLink, ...]:
+        """The tests of `candidates` whose pattern the message matches."""
         text, literal = message.text, message.literal_text
         out: list[TestLink] = []
         for pattern, link in candidates:
