@@ -158,6 +158,10 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # `behind` holds `not` the setting's value (`log_stats=not engine_args.
     # disable_log_stats`): a truth test of it is turned the other way
     inverted: bool = False
+    # for a parameter of the site's function: the setting gives it on some of the paths
+    # its callers pass it in, and other calls give a name the link cannot follow (a field
+    # of an object built elsewhere): one way among others, not the value on every path
+    among_others: bool = False
 
 
 # `KnobLink.json_fields`' entry for a name holding a section of a JSON-valued flag's object

@@ -121,6 +121,7 @@ class Knob(msgspec.Struct, kw_only=True):
     dict_key: str | None = None
     dict_default: str | None = None
     inverted: bool = False  # `behind` holds `not` its value (`KnobLink.inverted`)
+    among_others: bool = False  # given on some callers' paths only (`KnobLink.among_others`)
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).

@@ -312,7 +312,8 @@ def _solutions(facts: Facts) -> list[Solution]:
             # an earlier exit turns the feature off: the check's own settings come first
             exit_tier = 1 if condition.kind == ConditionKind.EARLY_EXIT else 0
             found.add(
-                _knob_solution(action, reason, condition, facts.knobs), _tier(action) + exit_tier
+                _knob_solution(action, reason, condition, facts.knobs),
+                _tier(action, facts.knobs) + exit_tier,
             )
     for condition in open_conditions:
         for part in returned_conjuncts(condition, facts.returned):
@@ -425,7 +426,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     for entry in [] if internal else guarded_entries(facts):
         action = with_kept_fields(entry.action, entry.condition, facts)
         solution = _knob_solution(action, entry.reason, entry.condition, facts.knobs)
-        found.add(solution, _tier(entry.action))
+        found.add(solution, _tier(entry.action, facts.knobs))
     for variant in facts.variants[:_MAX_VARIANTS]:
         held = [c for c in variant.conditions if c.kind not in CONTEXT_KINDS]
         prefix = f"{REASON_NAMED} “{variant.reason}”: "
@@ -436,7 +437,7 @@ def _solutions(facts: Facts) -> list[Solution]:
             if action is not None:
                 reason = f"so that {opposite_words(condition)}"
                 solution = _knob_solution(action, reason, condition, facts.knobs, prefix)
-                found.add(solution, _tier(action))
+                found.add(solution, _tier(action, facts.knobs))
                 break
     status = error_status_solution(facts)
     for failed in (*failed_import_solutions(facts), *network_solutions(facts)):
@@ -831,13 +832,22 @@ def _machine_only(node: ast.expr) -> bool:
     return _PLATFORM.search(ast.unparse(node)) is not None
 
 
-def _tier(action: KnobAction) -> int:
+def _tier(action: KnobAction, knobs: list[Knob] | None = None) -> int:
     """An action with the value to set comes before one that only names the setting; a
     yes/no key of a flag's JSON turned off gives its feature up: after what the message
-    says of the keys (`advised_rank`), which keeps it."""
+    says of the keys (`advised_rank`), which keeps it. A setting only some callers' paths
+    give (`Knob.among_others`) comes after one every caller agrees on."""
+    later = 1 if _among_others(action, knobs or []) is not None else 0
     if action.key_turned_off:
-        return 2
-    return 3 if action.vague else 0
+        return 2 + later
+    return (3 if action.vague else 0) + later
+
+
+def _among_others(action: KnobAction, knobs: list[Knob]) -> Knob | None:
+    """The knob of the action when every knob of its name is given on some callers'
+    paths only (`KnobLink.among_others`)."""
+    named = [k for k in knobs if k.name == action.knob]
+    return named[0] if named and all(k.among_others for k in named) else None
 
 
 def _knob_solution(
@@ -854,6 +864,15 @@ def _knob_solution(
         reason = f"so that {opposite_words(part)}"
     text = action.text if not prefix else prefix + action.text[0].lower() + action.text[1:]
     aside = f" {action.aside}" if action.aside else ""
+    partial = _among_others(action, knobs)
+    if partial is not None:
+        # the setting reaches the check on some callers' paths; the others give a value
+        # the link did not follow
+        aside += (
+            f" One way among others: not every call that gives "
+            f"{code(partial.behind or partial.name)} "
+            f"takes it from this setting."
+        )
     return Solution(
         text=f"{text} ({reason}).{aside}",
         knob=action.knob,

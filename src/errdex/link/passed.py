@@ -7,13 +7,16 @@ Each call is read from `CallSite.passes`; a parameter passed on as it is is foll
 the callers of that function, a few levels up, and a method called on an object no
 import resolves (`current_platform`) is reached when one class of the version is the
 base of every class defining it (`CallerIndex.passing_calls`). A setting is linked only
-when every call that gives the parameter gives one (a caller passing anything else would
-make it one way among others), when the class the object is named for declares the
+when every call that gives the parameter gives one (see below for a name no setting is
+found behind), when the class the object is named for declares the
 field (`attention_config` → `AttentionConfig`), and when the site's conditions compare
 the parameter with what a user can give (`_decided`), or test a path joined onto it for
 being there (`os.path.exists(os.path.join(model_path, "audio_tokenizer"))`: the folder
 `--model` names; `link.joined_paths`). A field of a JSON-valued flag's object comes with
-the plain flags whose field defaults to it (`--attention-backend`).
+the plain flags whose field defaults to it (`--attention-backend`). Where some calls give
+a setting and the others a name the link cannot follow (no literal, no call's result, no
+constant: `self.trust_request_mm_kwargs` a pooling class set from a config object another
+function built), the setting is kept as one way among others (`KnobLink.among_others`).
 
 A `self.X` the object's constructor kept from a parameter (`link.value_flow`) is that
 parameter of the class's `__init__`, walked the same way, whether the site reads it or a
@@ -182,6 +185,7 @@ class PassedArguments:
         ]
         if not passing or len(passing) > _MAX_CALLS:
             return []
+        unfollowed = False  # a call gives a name no setting is found behind
         for (given, passed_on), call, facts in passing:
             if not given:
                 return []  # a call gives it something else, or may: no setting decides it
@@ -222,9 +226,17 @@ class PassedArguments:
                     links = self._through_object(param, value, call, facts, at, depth)
             if negated:
                 links = [_negated(k) for k in links]
+            if not links and passed_on < 0 and _unfollowed(value):
+                # a field of an object built elsewhere (`self.trust = config.trust`, the
+                # config a local of another function): the setting found on the other
+                # calls is one way among others, not the value on every path
+                unfollowed = True
+                continue
             if not links:
                 return []  # a call gives it something no setting decides
             out.extend(links)
+        if unfollowed:
+            return [msgspec.structs.replace(k, among_others=True) for k in out]
         return out
 
     def _through_object(
@@ -278,6 +290,17 @@ def _passed(call: CallSite, param: str, position: int) -> tuple[str, int] | None
     if any(key in ("*", "**") for key, _, _ in call.passes):
         return "", -1
     return None
+
+
+def _unfollowed(value: str) -> bool:
+    """Whether a call's argument is a name or an attribute chain that may hold what the
+    user set (`self.trust_request_mm_kwargs`, `config.block_size`): not a constant's name
+    (`DEFAULT_BLOCK_SIZE`, `Mode.EAGER`), which holds what the package wrote, whatever
+    the setting, nor a call's result or a key read."""
+    parts = value.split(".")
+    return all(p.isidentifier() for p in parts) and not any(
+        p.isupper() and len(p) > 1 for p in parts
+    )
 
 
 def _own_script(knob: KnobLink | None, value: str, facts: FileFacts) -> KnobLink | None:
