@@ -419,6 +419,11 @@ class CallSite(msgspec.Struct, frozen=True, gc=False):
     # local passed was surely assigned; the caller's parameter passed on as is, else -1)
     passes: tuple[tuple[str, str, int], ...] = ()
     bindings: tuple[Binding, ...] = ()  # locals its guard tests true → what makes them so
+    # the objects whose attribute an argument gives (`request` of `request.input_type`) →
+    # the class the caller's code says each is, as written: a parameter's or local's
+    # annotation, an `assert isinstance(request, Body)` before the call, an `isinstance`
+    # test its guard holds true
+    typed: tuple[tuple[str, str], ...] = ()
 
 
 class PropertyFact(msgspec.Struct, frozen=True, gc=False):

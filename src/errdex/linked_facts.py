@@ -257,6 +257,11 @@ class RequestLink(msgspec.Struct, frozen=True, gc=False):
     # the version uses the OpenAI Python client (imports `openai`): its users may send the
     # field through the client's `extra_body`
     client: bool = False
+    # the parameter of the check's function a caller gives the field as (`input_type`, of
+    # `input_type = request.input_type; self._validate_input_type(input_type)`), with the
+    # functions that hand it on, outermost first; None when the check reads an attribute
+    parameter: str | None = None
+    passed_by: tuple[str, ...] = ()
 
 
 class TestLink(msgspec.Struct, frozen=True, gc=False):

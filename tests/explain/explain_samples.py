@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from errdex.explain import build_page
-from errdex.explain.page import Page
+from errdex.explain.page import Page, Solution
 from errdex.indexing import index_source
 from errdex.indexing.cache import FactsCache
 from errdex.sources import open_source
@@ -184,6 +184,11 @@ def checks(page: Page) -> bool:
     """Whether the page says what its check holds (its conditions were read): with
     `offered(page) == []`, a page that offers nothing for a reason, not one left empty."""
     return "when all of these hold: " in page.what_it_means
+
+
+def body_ways(page: Page) -> list[Solution]:
+    """The ways out of `page` through the body of a request the user sends."""
+    return [s for s in page.solutions if "body of your request" in s.text]
 
 
 def page_in_function(store: Store, project: str, function: str) -> Page:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import body_ways, indexed_package, page_with_message
 
 from errdex.explain.page import Solution
 from errdex.store import Store
@@ -149,8 +149,7 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 
 def _body_ways(store: Store, message: str) -> list[Solution]:
     """The ways out through a request body on the page of the site raising `message`."""
-    page = page_with_message(store, "srv", message)
-    return [s for s in page.solutions if "body of your request" in s.text]
+    return body_ways(page_with_message(store, "srv", message))
 
 
 def test_a_field_the_server_copies_into_the_checked_object_is_the_way_out(srv: Store) -> None:

@@ -71,20 +71,29 @@ def _part_solution(
     if read is None:
         return None
     owner, attr, accepted = read
-    classes = _classes_of(owner, facts)
-    matching = [
-        link for link in links if link.attr == attr and link.target.rpartition(".")[2] in classes
-    ]
+    if attr:
+        classes = _classes_of(owner, facts)
+        matching = [
+            link
+            for link in links
+            if link.parameter is None
+            and link.attr == attr
+            and link.target.rpartition(".")[2] in classes
+        ]
+    else:  # the parameter a caller gives the field as: the link found the body's class
+        matching = [link for link in links if link.parameter == owner]
     if not matching:
         return None
     first = matching[0]
+    if not attr and any(link.key != first.key for link in matching):
+        return None  # callers give the parameter different fields: which one is the user's
     matching = [link for link in matching if link.key == first.key]  # one key said
     if first.default is None and (accepted is None or accepted is False):
         return None  # a required field: leaving it empty is no request the server takes
-    if not isinstance(wanted, ast.Compare) and "bool" not in first.annotation:
+    if not isinstance(wanted, ast.Compare) and "bool" not in first.annotation.lower():
         return None  # `not request.tools`: an empty value of another type, unsaid
     if isinstance(accepted, _Other) and isinstance(accepted.value, bool):
-        if "bool" not in first.annotation:
+        if "bool" not in first.annotation.lower():
             return None
         accepted = not accepted.value  # `x is not True` on a flag: send it false
     value = _words(first.key, accepted, first.default)
@@ -92,20 +101,38 @@ def _part_solution(
     routes = list(dict.fromkeys(link.routes[0] for link in matching if link.routes))
     where = " (" + ", ".join(f"`{r}`" for r in routes[:3]) + ")" if routes else ""
     into = dict.fromkeys(
-        f"`{link.target.rpartition('.')[2]}.{attr}`" for link in matching if link.via is not None
+        f"`{link.target.rpartition('.')[2]}.{link.attr}`"
+        for link in matching
+        if link.via is not None
     )
     carried = f"; the server copies it into {' or '.join(into)}" if into else ""
+    if first.parameter is not None:
+        through = first.passed_by[1:]
+        handing = f"`{first.passed_by[0]}` hands it on" + (
+            f" (through `{'`, `'.join(through)}`)" if through else ""
+        )
+        handing += f" to `{facts.stored.site.function}` as `{owner}`"
+        carried = f"{carried}, and {handing}" if carried else f"; {handing}"
     text = f"In the body of your request{where}, {value}{carried} (so that {ast.unparse(wanted)})."
+    # the field left out to skip the check (`if input_type is None: return`): it gives up
+    # what the field asks for
+    skipped = accepted is None and condition.kind == ConditionKind.EARLY_EXIT
     solution = Solution(
         text=text,
         condition=condition.text,
         kind="input",
         fix=_fix(first, routes, accepted),
+        drops=skipped,
     )
     # read from the request itself first; a value only said to differ after the message's
-    # own advice
-    tier = 2 if isinstance(accepted, _Other) else 0 if first.via is None else 1
-    if accepted is None and condition.kind == ConditionKind.EARLY_EXIT:
+    # own advice; a field carried into an object a method of another class is handed
+    # (`sampling_params` of a sampler's method), or one the package's own calls hand a
+    # function, before that argument, which no user passes
+    handed = owner != "self" and (bool(facts.stored.callers) or bool(facts.stored.site.class_name))
+    tier = 2 if isinstance(accepted, _Other) else 0 if first.via is None or handed else 1
+    if first.parameter is not None and not isinstance(accepted, _Other):
+        tier = 0  # the callers hand it this field: before the function's own argument
+    elif skipped:
         tier += 2  # the feature left out, to skip its check: after what keeps it
     return solution, tier
 
@@ -193,8 +220,12 @@ _BOUND_WORDS: dict[type, str] = {
 
 
 def _attribute(node: ast.expr) -> tuple[str, str] | None:
+    """(object, attribute) of `a.b`; (name, "") of a plain name `a` (a parameter a caller
+    gives a field as)."""
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
         return node.value.id, node.attr
+    if isinstance(node, ast.Name):
+        return node.id, ""
     return None
 
 

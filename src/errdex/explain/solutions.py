@@ -385,7 +385,10 @@ def _solutions(facts: Facts) -> list[Solution]:
     formed = None if given is not None else stated_form_solution(facts)
     given = given or formed
     given = given or narrowing_solution(facts, open_conditions) or missing_data_solution(facts)
-    if given is not None and not any(i.solution.kind == "input" for i in found.items):
+    # (a request's field left out skips the check: the value the input must have is said too)
+    if given is not None and not any(
+        i.solution.kind == "input" and not i.solution.drops for i in found.items
+    ):
         found.add(given, 1)
     made = (annotation_solution(facts), attribute_solution(facts), config_solution(facts))
     refused = refused_operation_solution(facts)  # an operation the class always refuses

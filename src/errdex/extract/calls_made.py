@@ -62,8 +62,112 @@ class CallRecorder:
         site = CallSite(callee, receiver, stmt.lineno, scope.qualname, scope.class_name)
         passes = self._passes(call, scope, stmt.lineno)
         if passes:
-            site = msgspec.structs.replace(site, passes=passes)
-        self._pending.append((site, path, scope))
+            typed = self._typed(passes, scope, path, stmt.lineno)
+            site = msgspec.structs.replace(site, passes=passes, typed=typed)
+        bound = self._bound(callee, receiver, scope, stmt.lineno)
+        if not bound:
+            self._pending.append((site, path, scope))
+        for method, owner in bound:
+            # `read_fn = self.read_joint if joint else self.read; read_fn(...)`: a call of
+            # each method the local may hold, as `self.read(...)` is
+            self._pending.append(
+                (msgspec.structs.replace(site, callee=method, receiver=owner), path, scope)
+            )
+
+    def narrowed(self, test: ast.expr, scope: Scope) -> None:
+        """`assert isinstance(request, Body)`: the local is of that class from here on, in
+        the blocks the assert is in (`CallSite.typed`)."""
+        if not (
+            isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance"
+            and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name)
+        ):
+            return
+        written = dotted_name(test.args[1]) if isinstance(test.args[1], NAME_OR_ATTRIBUTE) else None
+        if written is not None:
+            scope.narrowed[test.args[0].id] = (written, self.state.blocks)
+
+    def _typed(
+        self,
+        passes: tuple[tuple[str, str, int], ...],
+        scope: Scope,
+        path: tuple[Step, ...],
+        line: int,
+    ) -> tuple[tuple[str, str], ...]:
+        """The class the code says each object is whose attribute an argument gives
+        (`request` of `request.input_type`, `ctx.request` of `ctx.request.kind`): its
+        annotation, an `assert isinstance` before
+        the call in a block around it, or an `isinstance` test the call's guard holds true
+        of it or of what the local surely holds (`if isinstance(ctx.request, Body):
+        request = ctx.request`)."""
+        out: list[tuple[str, str]] = []
+        for _, value, _ in passes:
+            held, dot, _ = value.rpartition(".")
+            root = held.partition(".")[0]
+            if not dot or root in OWN_OBJECT or not root.isidentifier() or "(" in held:
+                continue
+            written = scope.types.get(held)
+            if written is None and held in scope.narrowed:
+                cls, blocks = scope.narrowed[held]
+                if self.state.blocks[: len(blocks)] == blocks:
+                    written = cls
+            if written is None and path:
+                written = self._guarded_class(held, scope, path, line)
+            if written is not None and (held, written) not in out:
+                out.append((held, written))
+        return tuple(out)
+
+    def _guarded_class(
+        self, held: str, scope: Scope, path: tuple[Step, ...], line: int
+    ) -> str | None:
+        """The one class an `isinstance` test on the call's path, held true, names for
+        `held` (a name or a dotted attribute) or for what the local `held` surely holds."""
+        subjects = {held}
+        assigned = self.state.last_assignment(held, scope, line) if held.isidentifier() else None
+        if assigned is not None and isinstance(assigned[1], NAME_OR_ATTRIBUTE):
+            subjects.add(dotted_name(assigned[1]) or held)
+        for step in path:
+            test = step.node
+            if not isinstance(test, ast.expr):
+                continue
+            if not step.holds:
+                # `if not isinstance(request, Body): return ...` before the call
+                if not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
+                    continue
+                test = test.operand
+            for part in and_parts(test):
+                if not (
+                    isinstance(part, ast.Call)
+                    and isinstance(part.func, ast.Name)
+                    and part.func.id == "isinstance"
+                    and len(part.args) == 2
+                    and isinstance(part.args[0], NAME_OR_ATTRIBUTE)
+                    and isinstance(part.args[1], NAME_OR_ATTRIBUTE)
+                ):
+                    continue
+                if dotted_name(part.args[0]) in subjects:
+                    return dotted_name(part.args[1])
+        return None
+
+    def _bound(
+        self, callee: str, receiver: str | None, scope: Scope, line: int
+    ) -> list[tuple[str, str]]:
+        """(method, receiver) of each bound method a local called by name surely holds:
+        `f = self.read` or `f = self.read_joint if joint else self.read`; none for a
+        call of anything else."""
+        if receiver is not None or not scope.is_function or callee not in scope.assigns:
+            return []
+        assigned = self.state.last_assignment(callee, scope, line)
+        value = assigned[1] if assigned is not None else None
+        options = [value.body, value.orelse] if isinstance(value, ast.IfExp) else [value]
+        out: list[tuple[str, str]] = []
+        for option in options:
+            if not (isinstance(option, ast.Attribute) and isinstance(option.value, ast.Name)):
+                return []
+            out.append((option.attr, option.value.id))
+        return list(dict.fromkeys(out))
 
     def pending(self) -> int:
         """How many calls are recorded so far (see `call_sites`)."""

@@ -70,6 +70,9 @@ class Scope(msgspec.Struct):
     returned: Reasons | None = None
     # name → the class annotated for it, as written (parameters, `x: Foo = ...`)
     types: dict[str, str] = msgspec.field(default_factory=dict)
+    # a local an `assert isinstance(x, Foo)` narrows → (the class as written, the blocks
+    # the assert is in): what a call's argument read of it is (`CallSite.typed`)
+    narrowed: dict[str, tuple[str, tuple[int, ...]]] = msgspec.field(default_factory=dict)
     outer: Scope | None = None  # the function this one is nested in: its names are seen
     handlers: list[tuple[str | None, str | None]] = msgspec.field(default_factory=list)
     # Its raises and warnings: what makes it a raising (or warning) helper.

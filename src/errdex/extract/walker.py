@@ -300,6 +300,8 @@ class Walker:
 
     def _Assert(self, stmt: ast.Assert, scope: Scope, path: tuple[Step, ...]) -> None:
         self.sites.asserted(stmt, scope, path)
+        if scope.is_function:
+            self.calls.narrowed(stmt.test, scope)
 
     def _Expr(self, stmt: ast.Expr, scope: Scope, path: tuple[Step, ...]) -> None:
         value = stmt.value

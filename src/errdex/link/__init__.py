@@ -64,7 +64,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "104-one-way-among-others"
+LINKER_VERSION = "105-request-fields-given-up"
 
 
 def link_version(
@@ -307,7 +307,7 @@ class _Context:
             None,
         )
         self.overrides = OverrideIndex(names)
-        self.requests = RequestIndex(files, names)
+        self.requests = RequestIndex(files, names, self.callers)
         self.by_path = {f.path: f for f in names.modules.values()}
         # The sites of one function share its callers, so the knobs behind their guards.
         self._caller_knobs: dict[tuple[str, str], list[KnobLink]] = {}
@@ -401,7 +401,7 @@ class _Context:
             public=self._public(indexed.module, site.function),
             overrides=self.overrides.of(site, facts),
             kin=self.overrides.kin_elsewhere(site, facts),
-            requests=self.requests.links(site, facts, _parameters(indexed)),
+            requests=self.requests.links(site, facts, _parameters(indexed), indexed.module),
         )
 
     def _flow_links(self, indexed: IndexedSite) -> tuple[CallerLink, ...]:

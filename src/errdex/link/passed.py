@@ -181,7 +181,7 @@ class PassedArguments:
         passing = [
             (passed, call, facts)
             for call, facts in self._callers.passing_calls(module, function)
-            if (passed := _passed(call, param, position)) is not None
+            if (passed := given_for(call, param, position)) is not None
         ]
         if not passing or len(passing) > _MAX_CALLS:
             return []
@@ -259,7 +259,7 @@ class PassedArguments:
     def _left_out(self, module: str, function: str, param: str, position: int) -> bool:
         """Whether `function` is called, and no call gives `param`: it holds its default."""
         calls = self._callers.passing_calls(module, function)
-        return bool(calls) and all(_passed(call, param, position) is None for call, _ in calls)
+        return bool(calls) and all(given_for(call, param, position) is None for call, _ in calls)
 
     def _declared(self, knob: KnobLink, value: str, class_name: str | None) -> bool:
         """A flag matched on an object the class named for it declares the field of
@@ -275,7 +275,7 @@ class PassedArguments:
         return self._knobs.flags.declares(receiver, value.rpartition(".")[2])
 
 
-def _passed(call: CallSite, param: str, position: int) -> tuple[str, int] | None:
+def given_for(call: CallSite, param: str, position: int) -> tuple[str, int] | None:
     """What a call gives the parameter, by its keyword or at its position: ("", -1) when
     it may give it something unread (`*args`, `**kwargs`, arguments past those read, or
     a position on a call of a class's method, which may pass the object first); None

@@ -1,10 +1,14 @@
 """The request fields behind a site's conditions: a field of a route's body class whose
 value an attribute the condition reads holds.
 
-Two ways a field reaches a check: read from the request itself (`request.stream`, the
-parameter annotated with the body class), or carried by the body's own method into an
+Three ways a field reaches a check: read from the request itself (`request.stream`, the
+parameter annotated with the body class), carried by the body's own method into an
 object of the version (`SamplingParams.from_optional(watermarking=self.watermarking)`,
-then `params.watermarking is False` in a config check). Here each attribute a condition
+then `params.watermarking is False` in a config check), or handed to the check's function
+as an argument one or two calls up (`input_type = request.input_type;
+self._validate_input_type(input_type)`, where the caller's code says `request` is of the
+body class: its annotation, an `assert isinstance`, an `isinstance` its guard holds; or
+`self.n` in the class the field is copied into). Here each attribute a condition
 names gets the fields that may stand behind it; the page keeps those whose object the
 check's own code says is of that class.
 """
@@ -16,9 +20,11 @@ from collections import defaultdict
 
 import msgspec
 
-from errdex.extract.shapes import looks_like_exception_class
-from errdex.facts import ErrorSite, FileFacts
+from errdex.extract.shapes import OWN_OBJECT, looks_like_exception_class
+from errdex.facts import CallSite, ErrorSite, FileFacts
 from errdex.lazy_re import lazy_compile
+from errdex.link.callers import CallerIndex
+from errdex.link.passed import given_for
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import RequestLink
 
@@ -26,13 +32,20 @@ from errdex.linked_facts import RequestLink
 _ATTRIBUTE = lazy_compile(r"\b([A-Za-z_]\w*+)\.([A-Za-z_]\w*+)\b")
 _MAX_ROUTES = 3
 _MAX_LINKS = 12  # per site
+_MAX_HOPS = 2  # calls up from the check's function to the one reading the request
+_MAX_CALLS = 12  # calls of one function, at most, whose fields given a parameter are read
 
 
 class RequestIndex:
     """The version's route bodies, their fields, and where each is carried."""
 
-    def __init__(self, files: list[FileFacts], names: Namespace) -> None:
+    def __init__(
+        self, files: list[FileFacts], names: Namespace, callers: CallerIndex | None = None
+    ) -> None:
         self._names = names
+        self._callers = callers
+        # (module, function, parameter, position) → the fields its callers give it
+        self._given: dict[tuple[str, str, str, int], tuple[RequestLink, ...]] = {}
         routes: dict[str, list[str]] = defaultdict(list)  # body class qualname → routes
         # (a class, its field) → (the class it is carried into, the keyword, the call)
         carried: dict[tuple[str, str], list[tuple[str, str, str]]] = defaultdict(list)
@@ -114,6 +127,7 @@ class RequestIndex:
         site: ErrorSite,
         facts: FileFacts,
         parameters: tuple[str, ...] = (),
+        module: str | None = None,
     ) -> tuple[RequestLink, ...]:
         """The fields that may stand behind the attributes the site's conditions read: a
         field read from the request itself only where the function's parameter (of
@@ -121,7 +135,8 @@ class RequestIndex:
         field carried into another object for the page to check against the parameter's
         annotation. Never where the path needs another attribute of the same object set
         that no body of the class sends (`self.trace_decode_token_ids is not None`, set
-        from Python only): no request reaches the site. Fewest hops first."""
+        from Python only): no request reaches the site. And a field a caller of the site's
+        function (of `module`) gives a parameter the conditions read. Fewest hops first."""
         if not self.by_attribute:
             return ()
         found: list[RequestLink] = []
@@ -150,8 +165,87 @@ class RequestIndex:
                             continue
                     if self._reached(site, owner, self.sent[candidate.model]):
                         found.append(candidate)
+        if module is not None and self._callers is not None:
+            for name in site.names:
+                if name not in parameters:
+                    continue
+                for given in self._given_to(module, site.function, name, parameters.index(name)):
+                    if given not in found:
+                        found.append(given)
         found.sort(key=lambda link: (link.via or "").count(", "))
         return tuple(found[:_MAX_LINKS])
+
+    def _given_to(
+        self, module: str, function: str, param: str, position: int, hops: int = 0
+    ) -> tuple[RequestLink, ...]:
+        """The fields of a body that calls of `module.function` give its parameter `param`
+        (at `position`): `request.input_type` where the caller's code says `request` is of
+        the body class, as it is or through a local holding it (`CallSite.passes`);
+        `self.n` in a method of the class a body's field is read from or carried into;
+        or the caller's own parameter, given one by its callers (up to `_MAX_HOPS`
+        calls). Only where every call giving the parameter gives such a field: a call
+        giving anything else may be where the value came from. Once per function and
+        parameter."""
+        key = (module, function, param, position)
+        found = self._given.get(key)
+        if found is not None:
+            return found
+        self._given[key] = ()  # a call cycle finds nothing
+        if self._callers is None:
+            return ()
+        out: list[RequestLink] = []
+        calls = self._callers.passing_calls(module, function)
+        for call, facts in calls if len(calls) <= _MAX_CALLS else ():
+            given = given_for(call, param, position)
+            if given is None:
+                continue  # a call leaving it out: its default, no value of the user's
+            value, passed_on = given
+            if passed_on >= 0:
+                above = (
+                    self._given_to(facts.module, call.function, value, passed_on, hops + 1)
+                    if hops + 1 < _MAX_HOPS
+                    else ()
+                )
+                links = [
+                    msgspec.structs.replace(
+                        link, parameter=param, passed_by=(*link.passed_by, call.function)
+                    )
+                    for link in above
+                ]
+            else:
+                links = [
+                    msgspec.structs.replace(link, parameter=param, passed_by=(call.function,))
+                    for link in self._fields_given(value, call, facts)
+                ]
+            if not links:
+                return ()  # a call gives it something else, or may
+            out.extend(links)
+        found = self._given[key] = tuple(dict.fromkeys(out))
+        return found
+
+    def _fields_given(self, value: str, call: CallSite, facts: FileFacts) -> list[RequestLink]:
+        """The fields a call's argument `value` (as `CallSite.passes` has it) is: one
+        attribute of an object of a body class, or of `self` in a class it is read from
+        or carried into."""
+        held, _, attr = value.rpartition(".")
+        if not attr.isidentifier():
+            return []
+        if held in OWN_OBJECT:
+            owner = call.class_name
+            return [
+                link
+                for link in self.by_attribute.get(attr, ())
+                if owner and link.target.rpartition(".")[2] == owner
+            ]
+        written = dict(call.typed).get(held)
+        body = self._names.resolve_class(facts, written) if written is not None else None
+        if body is None:
+            return []  # not an object the caller's code says the class of
+        return [
+            link
+            for link in self.by_attribute.get(attr, ())
+            if link.via is None and link.model == body.qualname
+        ]
 
     @staticmethod
     def _reached(site: ErrorSite, owner: str, sent: set[str]) -> bool:
