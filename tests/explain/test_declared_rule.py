@@ -242,6 +242,12 @@ FILES = {
             return layers[name]
 
 
+        def saved(model, key, row):
+            if row.get(key) is None:
+                raise ValueError(f"{model} needs field {key!r} to be set before saving")
+            return row
+
+
         def check_options(options, allowed, mode):
             unknown = options.keys() - set(allowed)
             if unknown:
@@ -411,6 +417,8 @@ def test_what_no_user_declares_gets_no_declaration(decl: Store) -> None:
         # a value a step the program reached lacks, a name the program made
         "A value is required for step",
         "Spaces not supported in run name",
+        # a field named, but what it needs is a value the program holds, not a type
+        "{model} needs field",
     ],
 )
 def test_runtime_state_in_a_declaration_s_shape_gets_no_declaration(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import checks, indexed_package, offered, page_with_message
 
 from errdex.store import Store
 
@@ -60,6 +60,18 @@ FILES = {
             def send(self):
                 if self.worker is None:
                     raise InvalidRequest("this session is not associated with a worker.")
+
+
+        class Request:
+            def __init__(self, name):
+                self.name = name
+                self.scheduler = None
+
+            def step(self):
+                if self.scheduler is None:
+                    raise InvalidRequest(
+                        "Request '%s' is not associated with any Scheduler." % self.name
+                    )
         """,
 }
 
@@ -93,6 +105,15 @@ def test_an_object_with_no_holder_of_its_own_gets_one_first(tables: Store) -> No
     )
 
 
-def test_a_holder_of_the_program_s_own_is_no_declaration(tables: Store) -> None:
-    page = page_with_message(tables, "tables", "this session is not associated")
+@pytest.mark.parametrize(
+    "message",
+    [
+        "this session is not associated",
+        # a holder named as a class is no kind of code the user declares by its capital
+        "Request '",
+    ],
+)
+def test_a_holder_of_the_program_s_own_is_no_declaration(tables: Store, message: str) -> None:
+    page = page_with_message(tables, "tables", message)
     assert not any(s.text.startswith("Associate") for s in page.solutions)
+    assert offered(page) == [] and checks(page), message  # nothing else either

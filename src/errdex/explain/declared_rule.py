@@ -123,10 +123,11 @@ _NEEDS = re.compile(
     rf"named) (?P<name>{_QPH})\.?$",
     re.I,
 )
-# "{source} needs field {self.discriminator!r} to be of type `Literal`"
+# "{source} needs field {self.discriminator!r} to be of type `Literal`": a type is declared;
+# "to be set", "to be non-null" ask the value the program holds, no declaration
 _NEEDS_TO_BE = re.compile(
     rf"^(?P<holder>(?:{_WORDS} )?{_QPH}) needs (?:the )?(?P<noun>{_WORDS}) (?P<name>{_QPH}) "
-    r"to be (?P<what>[^{}]+?)\.?$",
+    r"to be (?P<what>of (?:type|kind) [^{}]+?)\.?$",
     re.I,
 )
 # "The following constraints cannot be applied to {source_type!r}: {...}": what the user put

@@ -7,9 +7,11 @@ secondary request as part of an authentication flow. For responses, this could b
 attempting to stream the response content more than once." No test of the site reads what
 the user passed (the stream only knows it was consumed), so no rule on the input reaches
 it; the message names the user's act. Offered where nothing else is: each cause the message
-gives as an act (a phrase opening with a verb in -ing: passing, calling, attempting), with
-the case it says it is of ("For requests"). A cause said as a thing ("a misconfiguration on
-the benchmark arguments", "the presence of ...") names no act to leave out, and one with a
+gives as an act (a verb in -ing taking an object: "passing a generator", "attempting to
+stream", "calling `close()`"), with the case it says it is of where a sentence opens with it
+("For requests, this could be ..."; "waiting for the reply, this may be ..." names no case).
+A cause said as a thing ("a misconfiguration on the benchmark arguments", "rounding errors
+in the weights", "running out of memory") names no act to leave out, and one with a
 placeholder in it names the program's values: neither gets anything here.
 """
 
@@ -28,9 +30,11 @@ _REPORTED = frozenset({SiteKind.RAISE, SiteKind.HELPER})
 # "For requests, this could be due to passing a generator as request content, ...": the
 # case (optional), and the act up to the end of its sentence
 _CAUSE = re.compile(
-    r"(?:\b(?P<case>for [a-z][\w ]{0,40}?),\s+)?\b(?:this|which|that|it)\s+"
+    r"(?:(?:^|(?<=[.;:!?])\s*)(?P<case>for [a-z][\w ]{0,40}?),\s+)?\b(?:this|which|that|it)\s+"
     r"(?:could|may|might|can|is\s+likely\s+to|is\s+probably)\s+(?:also\s+)?be\s+"
-    r"(?:due\s+to|caused\s+by|because\s+of)\s+(?P<act>[a-z]+ing\b[^.{}]*?)\s*(?:\.|$)",
+    r"(?:due\s+to|caused\s+by|because\s+of)\s+"
+    r"(?P<act>[a-z]+ing\s+(?:(?:an?|the|this|that|these|those|your|its|their|some|any|more|"
+    r"multiple|several|two|to)\b|[`'\"]|\w+\()[^.{}]*?)\s*(?:\.|$)",
     re.I,
 )
 # Words in -ing that are no act of the user's

@@ -8,9 +8,10 @@ attribute that only the holder sets when the object is added to it (`self.parent
 so no argument or setting decides it; the way out is the earlier step the message names:
 associate the object with its holder first, then make the call that raised.
 
-Read only where the message names a kind of code the user declares (`declared_rule`'s
-kinds: a column, a table, a field), or the holder as a class (a capitalised name): "this
-session is not associated with a worker" names the program's own state.
+Read only where the holder is a kind of code the user declares (`declared_rule`'s kinds: a
+table, a column, a model): "this session is not associated with a worker" and "Request
+{id} is not associated with any Scheduler" name the program's own state, whatever the
+case of the holder's first letter.
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ def not_associated_solution(facts: Facts) -> Solution | None:
     if match is None:
         return None
     subject, holder = match.group("subject"), match.group("holder")
-    if not (holder.split()[-1][0].isupper() or code_kind(subject, holder)):
-        return None  # "this session is not associated with a worker": the program's state
+    if not code_kind(holder):
+        return None  # "... is not associated with any Scheduler": the program's state
     subject = _in_sentence(quoted(subject))
     if lacking is not None:
         how = f"Give {subject} {_a(holder)} first (add it to one)"
