@@ -3,7 +3,10 @@ of a name a call gives (`CallSite.passes`), parsed or read from a blanked body's
 
 from __future__ import annotations
 
+import re
 import textwrap
+
+import pytest
 
 from errdex.extract import extract_file
 from errdex.extract.skeleton import build_skeleton
@@ -92,3 +95,63 @@ def test_a_negated_chain_a_blanked_body_gives_by_keyword() -> None:
     (call,) = [c for c in facts.call_sites if c.callee == "Engine"]
     assert ("log_stats", "not engine_args.disable_log_stats", -1) in call.passes
     assert ("x", "not a.b", -1) in call.passes
+
+
+def test_each_way_of_binding_the_parameter_again_still_drops_it() -> None:
+    rebinds = {
+        "tuple": "other, config = config, 1",
+        "augmented": "config += 1",
+        "annotated": "config: dict = {}",
+        "starred": "*config, last = parts",
+        "loop": "for key, config in pairs:\n                pass",
+        "with": "with open(path) as config:\n                pass",
+        "walrus": "if (config := load()):\n                pass",
+        "delete": "del config",
+    }
+    for how, line in rebinds.items():
+        source = ENGINE.replace('"""Build it."""', f'"""Build it."""\n            {line}')
+        (engine,) = facts_of(source).classes
+        assert "config" not in engine.attr_from, how
+        assert engine.attr_from["log_stats"] == "log_stats", how
+    # a keyword given inside brackets, or a string's bracket before it, binds nothing
+    given = 'x = f(")",\n                config=1)'
+    (engine,) = facts_of(
+        ENGINE.replace('"""Build it."""', f'"""Build it."""\n            {given}')
+    ).classes
+    assert engine.attr_from["config"] == "config"
+
+
+def test_kept_parameters_compile_a_pattern_only_for_a_line_that_may_bind_them_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a parameter's own patterns are made where a line could bind it again, once per name
+    # (main compiled two per kept attribute of every class: a thousand constructors of a
+    # package, a thousand compiles, most missing re's cache)
+    classes = "".join(
+        f"""
+        class Kept{index}:
+            def __init__(self, gauge_switch):
+                self.gauge_switch = gauge_switch
+                self.logger = make_logger(gauge=gauge_switch)
+
+        class Looped{index}:
+            def __init__(self, gauge_switch, items):
+                self.gauge_switch = gauge_switch
+                for gauge_switch in items:
+                    pass
+        """
+        for index in range(20)
+    )
+    compiled: list[str] = []
+    compile_ = re.compile
+
+    def counted(pattern: str, flags: int = 0) -> re.Pattern[str]:
+        compiled.append(pattern)
+        return compile_(pattern, flags)
+
+    monkeypatch.setattr(re, "compile", counted)
+    facts = facts_of(classes)
+    kept = {c.name: c.attr_from for c in facts.classes}
+    assert kept["Kept7"] == {"gauge_switch": "gauge_switch"}
+    assert kept["Looped7"] == {}
+    assert len([p for p in compiled if "gauge_switch" in p]) <= 1

@@ -13,6 +13,7 @@ fact: what the attribute holds is then not the caller's value, or not its truth.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Sequence
 
@@ -72,10 +73,14 @@ def attributes_from_params(cls: ast.ClassDef, lines: Sequence[str]) -> dict[str,
     for assigned, looped in _SELF_ASSIGNED.findall(text):
         attr = assigned or looped
         counts[attr] = counts.get(attr, 0) + 1
+    once = {attr: value for attr, value in found.items() if counts.get(attr) == 1}
+    if not once:
+        return {}
+    depths = _depths(body)
     return {
         attr: value
-        for attr, value in found.items()
-        if counts.get(attr) == 1 and not _rebound(body, value.rpartition(" ")[2])
+        for attr, value in once.items()
+        if not _rebound(body, depths, value.rpartition(" ")[2])
     }
 
 
@@ -89,10 +94,13 @@ def _block(
     """The lines from `first` (counted from 1) while they are blank, comments, or indented
     deeper than `outer`: a body as its text has it. None past `most` lines."""
     out: list[str] = []
-    for line in lines[first - 1 :]:
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#") and len(_indent(line)) <= len(outer):
-            break
+    limit = len(outer)
+    for index in range(first - 1, len(lines)):  # no copy of the file's lines per block
+        line = lines[index]
+        if len(line) - len(line.lstrip(" \t")) <= limit:
+            stripped = line.strip()
+            if stripped and stripped[0] != "#":
+                break
         out.append(line)
         if len(out) > most:
             return None
@@ -101,28 +109,60 @@ def _block(
     return out
 
 
-def _rebound(body: list[str], name: str) -> bool:
+def _rebound(body: list[str], depths: list[int], name: str) -> bool:
     """Whether the body may bind `name` anywhere: an assignment on a line that starts a
     statement (one inside brackets, `f(\n    name=x,`, is a keyword given), a loop, `as`,
-    `:=`, `del`."""
-    assigned = re.compile(
-        rf"[ \t]*(?:\*?\w+[ \t]*,[ \t]*)*\*?{name}[ \t]*(?:,[^=\n]*)?"
-        rf"(?::[^=\n]*)?(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?!=)"
-    )
-    elsewhere = re.compile(
-        rf"\b(?:for|as)[ \t]+(?:\w+[ \t]*,[ \t]*)*{name}\b|\b{name}[ \t]*:=|\bdel[ \t]+{name}\b"
-    )
-    depth = 0
-    for line in body:
-        if name in line and (
-            (depth == 0 and assigned.match(line)) or elsewhere.search(line) is not None
-        ):
+    `:=`, `del`. `depths`: `_depths(body)`. The patterns made for `name` are tried only on
+    a line that `_MAY_ASSIGN` or `_MAY_BIND` lets through (the kept `self.x = x` itself is
+    neither), so most names never have theirs compiled."""
+    for line, depth in zip(body, depths, strict=True):
+        if name not in line:
+            continue
+        if depth == 0 and _MAY_ASSIGN.match(line) and _assigned(name).match(line):
             return True
-        code = _STRINGS.sub("", line.partition("#")[0] if "#" in line else line)
-        depth = max(depth + sum(_OPENS.get(c, 0) for c in code), 0)
+        if _MAY_BIND.search(line) and _elsewhere(name).search(line):
+            return True
     return False
 
 
+def _depths(body: list[str]) -> list[int]:
+    """How many brackets are open at the start of each line of `body` (those of a string
+    on one line and of a comment not counted), worked out once for every name asked."""
+    out: list[int] = []
+    depth = 0
+    for line in body:
+        out.append(depth)
+        if _BRACKETS.search(line) is None:
+            continue  # no bracket: the depth stays
+        code = _STRINGS.sub("", line.partition("#")[0] if "#" in line else line)
+        opened = code.count("(") + code.count("[") + code.count("{")
+        depth = max(depth + opened - code.count(")") - code.count("]") - code.count("}"), 0)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _assigned(name: str) -> re.Pattern[str]:
+    """A line that starts a statement assigning `name` (alone, in a tuple, augmented,
+    annotated), compiled once a process."""
+    return re.compile(
+        rf"[ \t]*(?:\*?\w+[ \t]*,[ \t]*)*\*?{name}[ \t]*(?:,[^=\n]*)?"
+        rf"(?::[^=\n]*)?(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?!=)"
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _elsewhere(name: str) -> re.Pattern[str]:
+    """`name` bound by a loop, `as`, `:=` or `del`, compiled once a process."""
+    return re.compile(
+        rf"\b(?:for|as)[ \t]+(?:\w+[ \t]*,[ \t]*)*{name}\b|\b{name}[ \t]*:=|\bdel[ \t]+{name}\b"
+    )
+
+
+# what every line `_assigned` matches starts with: a first target, then a comma, an
+# annotation's colon, an operator or `=` (`self.x = x` has a dot there)
+_MAY_ASSIGN = lazy_compile(r"[ \t]*\*?\w+[ \t]*[,:=<>\-+*/%|&^@]")
+# what every line `_elsewhere` finds holds
+_MAY_BIND = lazy_compile(r"\b(?:for|as|del)[ \t]|:=")
 # a string literal on one line: its brackets are none of the code's
 _STRINGS = lazy_compile(r"'[^'\n]*'|\"[^\"\n]*\"")
-_OPENS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+_BRACKETS = lazy_compile(r"[][(){}]")
