@@ -116,3 +116,34 @@ def test_a_builder_passing_something_else_links_nothing() -> None:
     server = SERVER + "\n\ndef other(model, chosen):\n    return Renderer(model, chosen.strip())\n"
     files = {"eng/args.py": ARGS, "eng/render.py": RENDERER, "eng/server.py": server}
     assert knobs_of(files, "Per-request kwargs are disabled", "trusted") == []
+
+
+# a public class building the arguments from its own keywords, defaulting the field itself
+ENTRY = """
+    from eng.args import EngineArgs
+    from eng.engine import Engine
+
+
+    class Client:
+        def __init__(self, model: str, **kwargs):
+            if "disable_log_stats" not in kwargs:
+                kwargs["disable_log_stats"] = True
+            engine_args = EngineArgs(model=model, **kwargs)
+            self.engine = Engine.from_engine_args(engine_args=engine_args)
+    """
+
+
+def test_a_field_of_arguments_only_a_public_constructor_builds_is_no_flag() -> None:
+    files = {"eng/args.py": ARGS, "eng/engine.py": ENGINE, "eng/client.py": ENTRY}
+    assert knobs_of(files, "Stat logging disabled", "self.log_stats") == []
+
+
+def test_arguments_a_command_also_builds_keep_the_flag() -> None:
+    command = (
+        "\n\ndef main(args):\n"
+        "    engine_args = EngineArgs.from_cli_args(args)\n"
+        "    return Engine.from_engine_args(engine_args=engine_args)\n"
+    )
+    files = {"eng/args.py": ARGS, "eng/engine.py": ENGINE, "eng/client.py": ENTRY + command}
+    (knob,) = knobs_of(files, "Stat logging disabled", "self.log_stats")
+    assert knob.name == "--disable-log-stats"

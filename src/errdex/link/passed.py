@@ -56,6 +56,7 @@ class PassedArguments:
         self._knobs = knobs
         self._sources = sources
         self._memo: dict[tuple[str, str, str, int], tuple[KnobLink, ...]] = {}
+        self._entries: dict[tuple[str, str, str], bool] = {}
 
     def of_site(
         self, indexed: IndexedSite, facts: FileFacts, linked: set[str], said: set[str]
@@ -213,6 +214,8 @@ class PassedArguments:
                 keyed = self._knobs.passed_key(value, param, facts, call.class_name)
                 via = f"`{param}` is `{value}`, given by {at}"
                 links = [_through(k, via, call.function) for k in keyed]
+            elif self._entry_built(facts.module, call.function, value):
+                return []  # the object comes from a public entry's keywords: no flag reaches it
             else:
                 links = []
                 for found in self._knobs.resolve(value, facts, call.class_name):
@@ -256,6 +259,27 @@ class PassedArguments:
             for k in (_through(k, via, call.function) for k in above)
         ]
 
+    def _entry_built(self, module: str, function: str, value: str) -> bool:
+        """Whether `value` is a field of an object (`engine_args.disable_log_stats`) that
+        `function` is given by keyword, and every call of `function` gives it from a public
+        class's constructor that built it there (`LLM.__init__`: `engine_args =
+        EngineArgs(..., **kwargs)`): the entry's keywords decide the field, which that
+        constructor may default itself (`kwargs["disable_log_stats"] = True`), so a
+        command-line flag of the same field is no way to it."""
+        owner, dot, field = value.partition(".")
+        if not dot or not owner.isidentifier() or not field.isidentifier():
+            return False
+        if owner in ("self", "cls") or owner in _NAMESPACES:
+            return False
+        key = (module, function, owner)
+        found = self._entries.get(key)
+        if found is None:
+            calls = self._callers.passing_calls(module, function)
+            found = self._entries[key] = bool(calls) and all(
+                _entry_gives(call, owner) for call, _ in calls
+            )
+        return found
+
     def _left_out(self, module: str, function: str, param: str, position: int) -> bool:
         """Whether `function` is called, and no call gives `param`: it holds its default."""
         calls = self._callers.passing_calls(module, function)
@@ -290,6 +314,18 @@ def given_for(call: CallSite, param: str, position: int) -> tuple[str, int] | No
     if any(key in ("*", "**") for key, _, _ in call.passes):
         return "", -1
     return None
+
+
+def _entry_gives(call: CallSite, param: str) -> bool:
+    """Whether a public class's own constructor gives `param` by keyword a local it made
+    (not one of its parameters passed on, not the parsed command line's)."""
+    owner, _, method = call.function.rpartition(".")
+    if method != "__init__" or not owner or owner.rpartition(".")[2].startswith("_"):
+        return False
+    return any(
+        key == param and passed_on < 0 and value.partition(".")[0] not in _NAMESPACES
+        for key, value, passed_on in call.passes
+    )
 
 
 def _unfollowed(value: str) -> bool:
