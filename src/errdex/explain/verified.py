@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 import msgspec
 
 from errdex.explain.context import Explanation, Facts
+from errdex.explain.defaulted_flags import never_none_flag
 from errdex.explain.handler_notes import INTERPRETER_VARIABLES
 from errdex.explain.loops_back import leads_back
 from errdex.explain.page import Knob, Solution
@@ -99,7 +100,7 @@ def verified_explanation(
     kept: list[Solution] = []
     said: list[str] = []
     for solution in out.solutions:
-        if leads_back(solution, facts):
+        if leads_back(solution, facts) or never_none_flag(store, stored, facts, solution):
             continue
         retired = retired_flag(store, stored, facts, solution)
         if retired is not None:
