@@ -62,7 +62,7 @@ def attributes_from_params(cls: ast.ClassDef, lines: Sequence[str]) -> dict[str,
         value = match["paren"] if match["paren"] is not None else match["truth"] or match["plain"]
         negated = _NEGATED.match(value)
         given = negated or _NAME.match(value)
-        if given is None or given[1] not in params or given[1] == "not":
+        if given is None or given[1] not in params:
             continue
         found.setdefault(match["attr"], f"not {given[1]}" if negated else given[1])
     if not found:

@@ -32,6 +32,7 @@ from collections.abc import Iterable, Iterator
 import msgspec
 
 from errdex.ast_walk import walk
+from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import Binding, CallSite, Condition, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
 from errdex.link.expression_texts import parse_expression
@@ -269,7 +270,7 @@ class PassedArguments:
         owner, dot, field = value.partition(".")
         if not dot or not owner.isidentifier() or not field.isidentifier():
             return False
-        if owner in ("self", "cls") or owner in _NAMESPACES:
+        if owner in OWN_OBJECT or owner in _NAMESPACES:
             return False
         key = (module, function, owner)
         found = self._entries.get(key)
@@ -364,7 +365,7 @@ def _kept_decided(tests: ParsedTests, name: str, knob: KnobLink) -> bool:
         return False
     found = False
     for test in tests:
-        parents = {id(child): node for node in walk(test) for child in ast.iter_child_nodes(node)}
+        parents = _parents(test)
         for node in walk(test):
             if _ident(node) != name:
                 continue
@@ -378,6 +379,11 @@ def _kept_decided(tests: ParsedTests, name: str, knob: KnobLink) -> bool:
     return found
 
 
+def _parents(test: ast.AST) -> dict[int, ast.AST]:
+    """Each node's parent in `test`, by the child's id."""
+    return {id(child): node for node in walk(test) for child in ast.iter_child_nodes(node)}
+
+
 def _ident(node: ast.AST) -> str | None:
     """A name as the site's `names` write it: `x`, or `self.x` (`cls.x`)."""
     if isinstance(node, ast.Name):
@@ -385,7 +391,7 @@ def _ident(node: ast.AST) -> str | None:
     if (
         isinstance(node, ast.Attribute)
         and isinstance(node.value, ast.Name)
-        and node.value.id in ("self", "cls")
+        and node.value.id in OWN_OBJECT
     ):
         return f"{node.value.id}.{node.attr}"
     return None
@@ -447,7 +453,7 @@ def _decided(tests: ParsedTests, name: str, may_be_false: bool, strict: bool = T
     found = pathed = truth_tested = False
     folders = {local for local, onto in tests.joins.items() if onto == name}
     for test in tests:
-        parents = {id(child): node for node in walk(test) for child in ast.iter_child_nodes(node)}
+        parents = _parents(test)
         for node in walk(test):
             ident = _ident(node)
             if ident is None or not (ident == name or ident in folders):
@@ -492,7 +498,7 @@ def _sized(tests: ParsedTests, name: str) -> bool:
     Read any other way (`tp_size * 2 > n`), the flag alone does not say which way it goes."""
     remainder = False
     for test in tests:
-        parents = {id(child): node for node in walk(test) for child in ast.iter_child_nodes(node)}
+        parents = _parents(test)
         for node in walk(test):
             if not (isinstance(node, ast.Name) and node.id == name):
                 continue
