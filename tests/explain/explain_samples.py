@@ -186,8 +186,10 @@ def checks(page: Page) -> bool:
     return "when all of these hold: " in page.what_it_means
 
 
-def body_ways(page: Page) -> list[Solution]:
-    """The ways out of `page` through the body of a request the user sends."""
+def body_ways(store: Store, project: str, message: str) -> list[Solution]:
+    """The ways out through the body of a request the user sends, on the page of the site
+    of `project` raising `message`."""
+    page = page_with_message(store, project, message)
     return [s for s in page.solutions if "body of your request" in s.text]
 
 

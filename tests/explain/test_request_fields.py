@@ -9,7 +9,6 @@ from collections.abc import Iterator
 import pytest
 from explain_samples import body_ways, indexed_package, page_with_message
 
-from errdex.explain.page import Solution
 from errdex.store import Store
 
 PARAMS = """
@@ -147,11 +146,6 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     yield from indexed_package(tmp_path_factory.mktemp("srv"), "srv", files)
 
 
-def _body_ways(store: Store, message: str) -> list[Solution]:
-    """The ways out through a request body on the page of the site raising `message`."""
-    return body_ways(page_with_message(store, "srv", message))
-
-
 def test_a_field_the_server_copies_into_the_checked_object_is_the_way_out(srv: Store) -> None:
     page = page_with_message(srv, "srv", "Marking is on, but greedy")
     # after the argument of the public function, which a Python caller passes itself
@@ -182,17 +176,17 @@ def test_a_field_of_the_request_read_directly_is_the_way_out(srv: Store) -> None
 
 
 def test_an_internal_object_with_a_field_of_the_same_name_is_no_request(srv: Store) -> None:
-    assert _body_ways(srv, "Internal marking is not settled") == []
-    assert _body_ways(srv, "Other streams are not supported") == []
+    assert body_ways(srv, "srv", "Internal marking is not settled") == []
+    assert body_ways(srv, "srv", "Other streams are not supported") == []
 
 
 def test_a_check_no_request_reaches_has_no_request_way_out(srv: Store) -> None:
     # `params.trace` is set from Python only: no body sends it
-    assert _body_ways(srv, "Trace replay cannot be marked") == []
+    assert body_ways(srv, "srv", "Trace replay cannot be marked") == []
 
 
 def test_a_bound_of_a_carried_field_is_said_with_the_number(srv: Store) -> None:
-    (said,) = _body_ways(srv, "least must be at least 0")
+    (said,) = body_ways(srv, "srv", "least must be at least 0")
     assert said.text.startswith(
         "In the body of your request (`POST /v1/chat`), send `least` at least `0`"
     )
@@ -200,24 +194,24 @@ def test_a_bound_of_a_carried_field_is_said_with_the_number(srv: Store) -> None:
     # out of bounds, the key was sent: the user's value before, the bound after
     assert said.fix.before == 'POST /v1/chat\n{"messages": MESSAGES, "least": LEAST}'
     assert said.fix.after == 'POST /v1/chat\n{"messages": MESSAGES, "least": 0}'
-    (said,) = _body_ways(srv, "penalty must be in")
+    (said,) = body_ways(srv, "srv", "penalty must be in")
     assert "send `penalty` from `-2.0` to `2.0`" in said.text
     assert said.fix is None  # no one value to show
 
 
 def test_a_part_of_an_and_a_field_decides_is_a_way_out(srv: Store) -> None:
-    (said,) = _body_ways(srv, "Marking asked of an engine without")
+    (said,) = body_ways(srv, "srv", "Marking asked of an engine without")
     # `marking is not True` on a flag: send it false
     assert "set `marking` to `false`" in said.text
 
 
 def test_a_parameter_of_a_union_or_a_function_is_read_by_its_annotation(srv: Store) -> None:
-    (said,) = _body_ways(srv, "Either stream is not supported")
+    (said,) = body_ways(srv, "srv", "Either stream is not supported")
     assert "set `stream` to `false` (or leave it out: `false` by default)" in said.text
 
 
 def test_an_isinstance_test_of_several_classes_narrows_to_any_of_them(srv: Store) -> None:
-    (said,) = _body_ways(srv, "Neither kind streams here")
+    (said,) = body_ways(srv, "srv", "Neither kind streams here")
     assert "set `stream` to `false` (or leave it out: `false` by default)" in said.text
     # none of the classes tested is the request's: no body reaches the check
-    assert _body_ways(srv, "No serving streams here") == []
+    assert body_ways(srv, "srv", "No serving streams here") == []

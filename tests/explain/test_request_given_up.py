@@ -10,7 +10,6 @@ from collections.abc import Iterator
 import pytest
 from explain_samples import body_ways, indexed_package, page_with_message
 
-from errdex.explain.page import Solution
 from errdex.store import Store
 
 BODIES = """
@@ -188,10 +187,6 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     yield from indexed_package(tmp_path_factory.mktemp("srv"), "srv", files)
 
 
-def _body_ways(store: Store, message: str) -> list[Solution]:
-    return body_ways(page_with_message(store, "srv", message))
-
-
 def test_a_field_a_caller_hands_on_through_a_local_is_the_way_out(srv: Store) -> None:
     page = page_with_message(srv, "srv", "Unsupported kind")
     first = page.solutions[0]
@@ -214,13 +209,13 @@ def test_leaving_the_field_out_keeps_the_value_the_check_takes_said(srv: Store) 
 
 
 def test_a_field_two_calls_up_names_the_function_between(srv: Store) -> None:
-    (said,) = _body_ways(srv, "Kind {kind!r} is not taken two calls down")
+    (said,) = body_ways(srv, "srv", "Kind {kind!r} is not taken two calls down")
     assert said.text.startswith("In the body of your request (`POST /v1/embed`), set `kind`")
     assert "`Embedder.serve` hands it on (through `Embedder._prepare`)" in said.text
 
 
 def test_an_isinstance_the_guard_holds_says_the_class(srv: Store) -> None:
-    (said,) = _body_ways(srv, "Kind query is not taken behind a guard")
+    (said,) = body_ways(srv, "srv", "Kind query is not taken behind a guard")
     assert said.text.startswith(
         "In the body of your request (`POST /v1/embed`), "
         'send `kind` with a value other than `"query"`'
@@ -228,7 +223,7 @@ def test_an_isinstance_the_guard_holds_says_the_class(srv: Store) -> None:
 
 
 def test_a_strict_bool_field_is_sent_false(srv: Store) -> None:
-    (said,) = _body_ways(srv, "joint: this model reads each text")
+    (said,) = body_ways(srv, "srv", "joint: this model reads each text")
     assert said.text.startswith(
         "In the body of your request (`POST /v1/embed`), set `joint` to `false` "
         "(or leave it out: `false` by default)"
@@ -237,11 +232,11 @@ def test_a_strict_bool_field_is_sent_false(srv: Store) -> None:
 
 def test_an_object_of_no_known_class_or_another_class_gives_no_field(srv: Store) -> None:
     # `request = ctx.request` with nothing saying it is the body: no way out through it
-    assert _body_ways(srv, "Kind {kind!r} of an object of no known class") == []
+    assert body_ways(srv, "srv", "Kind {kind!r} of an object of no known class") == []
     # a field of the same name on a class no route takes
-    assert _body_ways(srv, "Kind {kind!r} of an internal object") == []
+    assert body_ways(srv, "srv", "Kind {kind!r} of an internal object") == []
     # two fields given to one parameter: which one the user sent is not known
-    assert _body_ways(srv, "A named value is not taken here") == []
+    assert body_ways(srv, "srv", "A named value is not taken here") == []
 
 
 def test_a_field_the_server_copies_into_self_and_hands_on_is_the_way_out(srv: Store) -> None:

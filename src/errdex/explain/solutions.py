@@ -835,12 +835,12 @@ def _machine_only(node: ast.expr) -> bool:
     return _PLATFORM.search(ast.unparse(node)) is not None
 
 
-def _tier(action: KnobAction, knobs: list[Knob] | None = None) -> int:
+def _tier(action: KnobAction, knobs: list[Knob]) -> int:
     """An action with the value to set comes before one that only names the setting; a
     yes/no key of a flag's JSON turned off gives its feature up: after what the message
     says of the keys (`advised_rank`), which keeps it. A setting only some callers' paths
     give (`Knob.among_others`) comes after one every caller agrees on."""
-    later = 1 if _among_others(action, knobs or []) is not None else 0
+    later = 1 if _among_others(action, knobs) is not None else 0
     if action.key_turned_off:
         return 2 + later
     return (3 if action.vague else 0) + later

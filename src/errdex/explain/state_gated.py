@@ -163,8 +163,11 @@ def _request_class(annotation: ast.expr | None) -> bool:
     request, more than the bare `Request` a server hands every handler."""
     if annotation is None:
         return False
-    names = [n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(annotation)
-             if isinstance(n, ast.Name | ast.Attribute)]  # fmt: skip
+    names = (
+        n.id if isinstance(n, ast.Name) else n.attr
+        for n in ast.walk(annotation)
+        if isinstance(n, ast.Name | ast.Attribute)
+    )
     return any(n.endswith("Request") and n != "Request" for n in names)
 
 
