@@ -4,6 +4,7 @@ run on (the shape of vllm's `supports_compute_capability`, `supported_kv_cache_d
 Each file holds a check: the index keeps the files that do."""
 
 from selection_samples import _CLI
+from value_picked_samples import backend_registry
 
 DEVICES = {
     **_CLI,
@@ -21,32 +22,15 @@ DEVICES = {
                 parser.add_argument("--attention-backend")
                 return parser
         """,
-    "serve/backends/__init__.py": "",
-    "serve/backends/registry.py": """
-        from enum import Enum
-
-        class AttentionBackendEnum(Enum):
-            HOPPER = "serve.backends.hopper.HopperBackend"
-            BLACK = "serve.backends.black.BlackBackend"
-            PORTABLE = "serve.backends.portable.PortableBackend"
-            HUGE = "serve.backends.huge.HugeBackend"
-
-            def get_path(self):
-                if not self.value:
-                    raise ValueError(f"{self.name} names no class")
-                return self.value
-        """,
-    "serve/platforms.py": """
-        from serve.backends.registry import AttentionBackendEnum
-
-        def priorities():
-            return [
-                AttentionBackendEnum.HOPPER,
-                AttentionBackendEnum.BLACK,
-                AttentionBackendEnum.PORTABLE,
-                AttentionBackendEnum.HUGE,
-            ]
-        """,
+    **backend_registry(
+        {
+            "HOPPER": "hopper.HopperBackend",
+            "BLACK": "black.BlackBackend",
+            "PORTABLE": "portable.PortableBackend",
+            "HUGE": "huge.HugeBackend",
+        },
+        ["HOPPER", "BLACK", "PORTABLE", "HUGE"],
+    ),
     "serve/backends/base.py": """
         from typing import ClassVar
 
@@ -159,32 +143,15 @@ VALUES = {
                 parser.add_argument("--kv-cache-dtype")
                 return parser
         """,
-    "serve/backends/__init__.py": "",
-    "serve/backends/registry.py": """
-        from enum import Enum
-
-        class AttentionBackendEnum(Enum):
-            WIDE = "serve.backends.wide.WideBackend"
-            NARROW = "serve.backends.narrow.NarrowBackend"
-            CALLED = "serve.backends.called.CalledBackend"
-            MIRROR = "serve.backends.mirror.MirrorBackend"
-
-            def get_path(self):
-                if not self.value:
-                    raise ValueError(f"{self.name} names no class")
-                return self.value
-        """,
-    "serve/platforms.py": """
-        from serve.backends.registry import AttentionBackendEnum
-
-        def priorities():
-            return [
-                AttentionBackendEnum.WIDE,
-                AttentionBackendEnum.NARROW,
-                AttentionBackendEnum.CALLED,
-                AttentionBackendEnum.MIRROR,
-            ]
-        """,
+    **backend_registry(
+        {
+            "WIDE": "wide.WideBackend",
+            "NARROW": "narrow.NarrowBackend",
+            "CALLED": "called.CalledBackend",
+            "MIRROR": "mirror.MirrorBackend",
+        },
+        ["WIDE", "NARROW", "CALLED", "MIRROR"],
+    ),
     "serve/backends/base.py": """
         from typing import ClassVar
 

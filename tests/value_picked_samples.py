@@ -5,6 +5,26 @@ that share theirs or their file."""
 
 from selection_samples import _CLI
 
+
+def backend_registry(classes: dict[str, str], priority: list[str]) -> dict[str, str]:
+    """The enum naming each backend's class (member: "module.Class" under `serve.backends`)
+    and the platform's order of trying them, as `serve/backends/registry.py` and
+    `serve/platforms.py`."""
+    members = "".join(f'    {name} = "serve.backends.{path}"\n' for name, path in classes.items())
+    order = "".join(f"        AttentionBackendEnum.{name},\n" for name in priority)
+    return {
+        "serve/backends/__init__.py": "",
+        "serve/backends/registry.py": "\nfrom enum import Enum\n\n"
+        "class AttentionBackendEnum(Enum):\n" + members + "\n    def get_path(self):\n"
+        "        if not self.value:\n"
+        '            raise ValueError(f"{self.name} names no class")\n'
+        "        return self.value\n",
+        "serve/platforms.py": "\nfrom serve.backends.registry import AttentionBackendEnum\n\n"
+        "def priorities():\n"
+        "    return [\n" + order + "    ]\n",
+    }
+
+
 CACHED = {
     **_CLI,
     "serve/args.py": """
@@ -23,34 +43,16 @@ CACHED = {
                 parser.add_argument("--kv-cache-dtype")
                 return parser
         """,
-    "serve/backends/__init__.py": "",
-    "serve/backends/registry.py": """
-        from enum import Enum
-
-        class AttentionBackendEnum(Enum):
-            FLASH = "serve.backends.flash.FlashBackend"
-            PACKED = "serve.backends.packed.PackedBackend"
-            TRITON = "serve.backends.triton.TritonBackend"
-            QUANT = "serve.backends.quant.QuantBackend"
-            WIDE = "serve.backends.wide.WideBackend"
-
-            def get_path(self):
-                if not self.value:
-                    raise ValueError(f"{self.name} names no class")
-                return self.value
-        """,
-    "serve/platforms.py": """
-        from serve.backends.registry import AttentionBackendEnum
-
-        def priorities():
-            return [
-                AttentionBackendEnum.FLASH,
-                AttentionBackendEnum.WIDE,
-                AttentionBackendEnum.TRITON,
-                AttentionBackendEnum.PACKED,
-                AttentionBackendEnum.QUANT,
-            ]
-        """,
+    **backend_registry(
+        {
+            "FLASH": "flash.FlashBackend",
+            "PACKED": "packed.PackedBackend",
+            "TRITON": "triton.TritonBackend",
+            "QUANT": "quant.QuantBackend",
+            "WIDE": "wide.WideBackend",
+        },
+        ["FLASH", "WIDE", "TRITON", "PACKED", "QUANT"],
+    ),
     "serve/backends/base.py": """
         from typing import ClassVar
 

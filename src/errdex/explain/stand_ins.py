@@ -64,6 +64,7 @@ def standing_in(store: Store, stored: StoredSite) -> dict[str, dict[str, tuple[T
     with the values it takes where it takes only some (none: it takes all). Only the
     settings whose registry names the site's member by a class path the version holds."""
     out: dict[str, dict[str, tuple[Taken, ...]]] = {}
+    flags = _Flags(store, stored.version_id)
     for link in stored.selections:
         if link.how != "choose" or link.file is None or not link.others:
             continue
@@ -72,7 +73,6 @@ def standing_in(store: Store, stored: StoredSite) -> dict[str, dict[str, tuple[T
         if own is None:
             continue
         mine = _declarations(store, stored, *own)
-        flags = _Flags(store, stored.version_id)
         failing = _failing_tests(stored, mine, flags)
         checked = _checking_too(store, stored, [classes[m][0] for m in link.others if m in classes])
         kept: dict[str, tuple[Taken, ...]] = {}
