@@ -173,6 +173,13 @@ def page_with_message(store: Store, project: str, message: str) -> Page:
     return build_page(store, site.id)
 
 
+def first_way_out(store: Store, project: str, message: str) -> str:
+    """The first way out of `page_with_message`'s page, which must offer one."""
+    page = page_with_message(store, project, message)
+    assert page.solutions, message
+    return page.solutions[0].text
+
+
 def offered(page: Page) -> list[str]:
     """Each way out the page offers, to its first colon or sentence's end: what a test
     keeping one way out off a page says the page gives instead (a test of absence alone
