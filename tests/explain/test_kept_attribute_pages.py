@@ -9,39 +9,14 @@ import pytest
 from explain_samples import SERVE_CLI, indexed_package, page_with_message
 
 from errdex.store import Store
+from kept_attribute_samples import ARGS, ENGINE, RENDERER, SERVER
 
 ENG = {
     **SERVE_CLI,
-    "eng/args.py": """
-        from dataclasses import dataclass
-
-
-        @dataclass
-        class EngineArgs:
-            disable_log_stats: bool = False
-            trust_request_kwargs: bool = False
-
-            def add_cli_args(parser):
-                parser.add_argument("--disable-log-stats", action="store_true")
-                parser.add_argument("--trust-request-kwargs", action="store_true")
-        """,
-    "eng/engine.py": """
-        from eng.args import EngineArgs
-
-
-        class Engine:
-            def __init__(self, config, log_stats: bool):
-                self.config = config
-                self.log_stats = log_stats
-
-            @classmethod
-            def from_engine_args(cls, engine_args: EngineArgs):
-                return cls(config=None, log_stats=not engine_args.disable_log_stats)
-
-            def get_metrics(self):
-                assert self.log_stats, "Stat logging disabled"
-                return []
-        """,
+    "eng/args.py": ARGS,
+    "eng/engine.py": ENGINE,
+    "eng/render.py": RENDERER,
+    "eng/server.py": SERVER,
     "eng/loggers.py": """
         class LoggerManager:
             def __init__(self, enable_default_loggers: bool = True, client_count: int = 1):
@@ -59,29 +34,6 @@ ENG = {
             @classmethod
             def from_engine_args(cls, engine_args):
                 return cls(log_stats=not engine_args.disable_log_stats)
-        """,
-    "eng/render.py": """
-        def validate_kwargs(*, kwargs, trusted: bool):
-            if trusted:
-                return
-            if kwargs:
-                raise ValueError("Per-request kwargs are disabled")
-
-
-        class Renderer:
-            def __init__(self, model, trust_request_kwargs: bool = False):
-                self.model = model
-                self.trust_request_kwargs = trust_request_kwargs
-
-            def render(self, request):
-                validate_kwargs(kwargs=request.kwargs, trusted=self.trust_request_kwargs)
-        """,
-    "eng/server.py": """
-        from eng.render import Renderer
-
-
-        def init_state(args, model):
-            return Renderer(model, trust_request_kwargs=args.trust_request_kwargs)
         """,
 }
 

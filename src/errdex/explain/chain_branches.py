@@ -56,6 +56,21 @@ def earlier_branch(
     return False
 
 
+def chain_arms(conditions: list[ConditionView], own: ConditionView) -> list[ConditionView]:
+    """The earlier tests of the `if`/`elif` chain whose later `elif` is `own`, as the path
+    holds them (each false), nearest first: the run of false `elif` tests right before `own`
+    among `conditions`; none when `own` is no chain's later test."""
+    at = [i for i, c in enumerate(conditions) if c.line == own.line and c.test == own.test]
+    if not own.holds or own.kind != ConditionKind.ELIF or not at:
+        return []
+    arms: list[ConditionView] = []
+    for condition in reversed(conditions[: at[0]]):
+        if condition.holds or condition.kind != ConditionKind.ELIF:
+            break
+        arms.append(condition)
+    return arms
+
+
 def literal(node: ast.expr) -> bool:
     """A literal, or a tuple, list or set of literals."""
     if isinstance(node, ast.Tuple | ast.List | ast.Set):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.explain.across_pages import AcrossPages
 from errdex.explain.context import Facts
 from errdex.explain.page import Solution
 from errdex.extract.field_defaults import call_arguments
@@ -24,8 +25,9 @@ from errdex.store.base import Store, StoredSite
 __all__ = ["never_none_flag"]
 
 _NONE_FORM = "Do not pass `{}` in any form"
-# (version, file, flag) -> (the file's text, whether every declaration defaults to a value)
-_seen: dict[tuple[int, str, str], tuple[str, bool]] = {}
+# (the version's revision, file, flag) -> whether every declaration defaults to a value (a
+# revision is the hash of the version's content: the file's text is the same for every page)
+_SEEN: AcrossPages[bool] = AcrossPages(4096)
 
 
 def never_none_flag(store: Store, stored: StoredSite, facts: Facts, solution: Solution) -> bool:
@@ -41,20 +43,15 @@ def never_none_flag(store: Store, stored: StoredSite, facts: Facts, solution: So
         return False
     if knob.default in ("True", "False"):
         return True
-    if not knob.file:
+    file = knob.file
+    if not file:
         return False
-    text = store.file_text(stored.version_id, knob.file)
-    if not text:
-        return False
-    key = (stored.version_id, knob.file, flag)
-    cached = _seen.get(key)
-    if cached is not None and cached[0] == text:
-        return cached[1]
-    found = _declared_with_value(text, flag)
-    if len(_seen) > 4096:
-        _seen.clear()
-    _seen[key] = (text, found)
-    return found
+
+    def declared() -> bool:
+        text = store.file_text(stored.version_id, file)
+        return _declared_with_value(text, flag) if text else False
+
+    return _SEEN.kept((stored.revision, file, flag), declared)
 
 
 def _declared_with_value(text: str, flag: str) -> bool:

@@ -23,6 +23,7 @@ import ast
 
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
+from errdex.link.expression_texts import parse_expression
 
 # what the multiple must divide too: the configuration's check of the attention heads
 DIVIDING_HEADS = "that divides the attention heads"
@@ -49,9 +50,8 @@ def either_way(
     which `group_size_action` answers). A size that divides `x` makes the first false, a
     multiple of it the second; the message of such a check says as much ("one must divide
     the other"). The action's text (the way out of this condition) and the flag."""
-    try:
-        node = ast.parse(condition.text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
+    node = parse_expression(condition.text)
+    if node is None:
         return None
     for knob in knobs:
         if not knob.group_size or knob.behind is None:
@@ -61,11 +61,8 @@ def either_way(
             continue
         other = ast.unparse(found[0])
         for each in held:
-            try:
-                test = ast.parse(each.text, mode="eval").body
-            except (SyntaxError, ValueError, RecursionError):
-                continue
-            reverse = remainder(test, knob)
+            test = parse_expression(each.text)
+            reverse = remainder(test, knob) if test is not None else None
             if reverse is not None and ast.unparse(reverse[0]) == other and reverse[1] != found[1]:
                 if found[1]:
                     return f"Pass `{knob.name}` with a size that divides {code(other)}", knob.name

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from errdex.ast_walk import walk
+from errdex.explain.chain_branches import chain_arms
 from errdex.explain.context import Facts
 from errdex.explain.dead_ends import returns_refused
 from errdex.explain.declared_fields import declared_keyword, declared_required
@@ -200,7 +201,7 @@ def with_chain_values(
     ):
         return given
     subject = ast.unparse(node.left)
-    for check in reversed([c for c in checks if c.line < condition.line]):
+    for check in chain_arms(checks, condition):
         chain = merged.get(check.line)
         found = parse_expression(chain.text) if chain is not None else None
         if (

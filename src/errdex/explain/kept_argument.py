@@ -32,6 +32,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from errdex.explain.chain_branches import chain_arms
 from errdex.explain.context import Facts
 from errdex.explain.init_values import own_init
 from errdex.explain.input_nodes import free_names, literal_value
@@ -134,7 +135,7 @@ def _only_own_test(facts: Facts, attributes: list[str]) -> bool:
             others.append((condition, test))
     if not others:
         return True
-    arms = _chain_arms(facts, own.line, wanted)  # read only where another test reads them
+    arms = _chain_arms(facts, own, wanted)  # read only where another test reads them
     accepted = [v for values in arms.values() for v in values]
     for condition, test in others:
         if condition.line in arms and not condition.holds:
@@ -144,29 +145,17 @@ def _only_own_test(facts: Facts, attributes: list[str]) -> bool:
     return True
 
 
-def _chain_arms(facts: Facts, line: int, wanted: set[str]) -> dict[int, list[object]]:
-    """The earlier arms of the `if`/`elif` chain whose last test is at `line`, each a test
-    of `wanted` against literals whose body does not fail, by line, with the literals it
-    takes; empty when any earlier arm is not such a test."""
-    tree = facts.site_function()
-    if tree is None:
-        return {}
-    chains: dict[int, ast.If] = {}  # an `elif`'s line -> the `if` it is the `orelse` of
-    target = None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If):
-            if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
-                chains[node.orelse[0].test.lineno] = node
-            if node.test.lineno == line:
-                target = node
+def _chain_arms(facts: Facts, own: ConditionView, wanted: set[str]) -> dict[int, list[object]]:
+    """The earlier arms of the `if`/`elif` chain whose last test is `own` (`chain_arms`),
+    each a test of `wanted` against literals whose body does not fail, by line, with the
+    literals it takes; empty when any earlier arm is not such a test."""
     arms: dict[int, list[object]] = {}
-    while target is not None and (earlier := chains.get(target.test.lineno)) is not None:
-        values = _compared(earlier.test, wanted)
-        arm = earlier.test.lineno
-        if values is None or facts.read.other_branch_fails(arm, False):
+    for earlier in chain_arms(facts.conditions, own):
+        test = parse_expression(earlier.test)
+        values = _compared(test, wanted) if test is not None else None
+        if values is None or facts.read.other_branch_fails(earlier.line, False):
             return {}
-        arms[arm] = values
-        target = earlier
+        arms[earlier.line] = values
     return arms
 
 

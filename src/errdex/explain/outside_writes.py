@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import ast
 import re
-import threading
 from collections.abc import Callable, Sequence
 
 from errdex.ast_walk import walk
+from errdex.explain.across_pages import AcrossPages
 from errdex.explain.context import Facts, parse_module, top_block_at
 
 __all__ = ["written_outside"]
@@ -38,39 +38,26 @@ _HOLDER = r"(?<![\w.])(?!(?:self|cls)\b)[A-Za-z_]\w*"
 _SET = r"[ \t]*[-+*/|&]?=(?!=)"
 _WRITE = re.compile(rf"\.(\w+){_SET}")
 _HOLDER_BEFORE = re.compile(rf"{_HOLDER}\Z")
-_LOCK = threading.Lock()  # pages are built in the web's worker threads
 # a version's revision → the kept files writing each attribute name (a few versions kept)
-_FILES: dict[str, dict[str, tuple[str, ...]]] = {}
-_MOST_VERSIONS = 4
+_FILES: AcrossPages[dict[str, tuple[str, ...]]] = AcrossPages(4)
 # (revision, field) → whether one of those files writes it outside the class
-_WRITTEN: dict[tuple[str, str], bool] = {}
-_MOST_KEPT = 1024
+_WRITTEN: AcrossPages[bool] = AcrossPages(1024)
 
 
 def written_outside(facts: Facts, field: str) -> bool:
     """Whether code of the version (its kept files) sets `<obj>.<field>` on an object other
     than `self` to a value other than that object's own `<field>`; True when the version's
     files cannot be read (unknown is not "never")."""
-    if facts.version_paths is None or facts.file_text is None:
+    file_text, version_paths = facts.file_text, facts.version_paths
+    if version_paths is None or file_text is None:
         return True
     revision = facts.stored.revision
-    with _LOCK:
-        known = _WRITTEN.get((revision, field))
-        files = _FILES.get(revision)
-    if known is not None:
-        return known
-    if files is None:
-        files = _writing_files(facts.file_text, facts.version_paths())
-    text_of = facts.file_text
-    known = any(_file_writes(text_of(path), field) for path in files.get(field, ()))
-    with _LOCK:
-        if len(_FILES) >= _MOST_VERSIONS and revision not in _FILES:
-            _FILES.clear()
-        _FILES[revision] = files
-        if len(_WRITTEN) >= _MOST_KEPT:
-            _WRITTEN.clear()
-        _WRITTEN[(revision, field)] = known
-    return known
+
+    def written() -> bool:
+        files = _FILES.kept(revision, lambda: _writing_files(file_text, version_paths()))
+        return any(_file_writes(file_text(path), field) for path in files.get(field, ()))
+
+    return _WRITTEN.kept((revision, field), written)
 
 
 def _writing_files(

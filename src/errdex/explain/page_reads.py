@@ -13,10 +13,10 @@ once per page (a write gives a new one, in every process), instead of read for e
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Hashable
 from typing import Any, cast
 
+from errdex.explain.across_pages import AcrossPages
 from errdex.store.base import Store
 
 # the reads a page repeats; every other method goes to the store as it is
@@ -40,28 +40,8 @@ _CATALOG = frozenset({"versions", "projects", "defined_names", "kept_paths", "ve
 _MOST_KEPT = 256
 
 
-class _Catalog:
-    """The answers of catalog reads under the one generation last seen."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()  # pages are built in the web's worker threads
-        self._generation: str | None = None
-        self._answers: dict[Hashable, Any] = {}
-
-    def get(self, generation: str, key: Hashable) -> Any:
-        with self._lock:
-            if generation != self._generation:
-                return None
-            return self._answers.get(key)
-
-    def put(self, generation: str, key: Hashable, answer: Any) -> None:
-        with self._lock:
-            if generation != self._generation or len(self._answers) >= _MOST_KEPT:
-                self._generation, self._answers = generation, {}
-            self._answers[key] = answer
-
-
-_ACROSS_PAGES = _Catalog()
+# under the one generation last seen (a write gives a new one, dropping the old answers)
+_ACROSS_PAGES: AcrossPages[Any] = AcrossPages(_MOST_KEPT)
 
 
 class _PageReads:
@@ -94,10 +74,10 @@ class _PageReads:
             return method(*args, **keywords)
         if self._generation is None:  # (a copy of a database may share its tokens)
             self._generation = f"{self._store.location}\n{self._store.generation()}"
-        answer = _ACROSS_PAGES.get(self._generation, key)
+        answer = _ACROSS_PAGES.get(key, scope=self._generation)
         if answer is None:
             answer = method(*args, **keywords)
-            _ACROSS_PAGES.put(self._generation, key, answer)
+            _ACROSS_PAGES.put(key, answer, scope=self._generation)
         return answer
 
 

@@ -32,18 +32,18 @@ import ast
 import itertools
 import re
 
-from errdex.explain.picked_value import Taken
-from errdex.explain.value_picked import (
-    _MOST_HOPS,
-    _assigned,
-    _body,
-    _class_named,
-    _is_name,
-    _own_values,
-    _supports,
+from errdex.explain.class_declarations import (
+    MOST_HOPS,
+    assigned,
+    class_named,
+    is_name,
     member_classes,
+    method_body,
+    own_values,
     startswith_argument,
+    supports_value,
 )
+from errdex.explain.picked_value import Taken
 from errdex.facts import BRANCH_KINDS, ConditionKind
 from errdex.link.expression_texts import parse_expression
 from errdex.store.base import Store, StoredSite
@@ -156,7 +156,7 @@ def _declarations(
     """Name → what the class declares of it, its own first, then its nearest base's."""
     out: dict[str, _Declared] = {}
     current: ast.ClassDef | None = cls
-    for _ in range(_MOST_HOPS + 1):
+    for _ in range(MOST_HOPS + 1):
         if current is None:
             break
         for name, declared in _own(current).items():
@@ -164,7 +164,7 @@ def _declarations(
         bases = [b.id for b in current.bases if isinstance(b, ast.Name)]
         if len(bases) != 1 or len(current.bases) != 1:
             break
-        found = _class_named(store, stored, file, text, bases[0])
+        found = class_named(store, stored, file, text, bases[0])
         if found is None:
             break
         file, text, current = found
@@ -172,7 +172,7 @@ def _declarations(
 
 
 def _own(cls: ast.ClassDef) -> dict[str, _Declared]:
-    """What the class's own body declares: values of a setting (`_own_values`), a test of
+    """What the class's own body declares: values of a setting (`own_values`), a test of
     the argument's attributes against numbers, a literal list of sizes. A method deciding
     some other way by calls (`supports_kv_cache_dtype` asking the platform) makes it None,
     hiding its list and its base's; one that only reads the list (no call) leaves it, and
@@ -181,7 +181,7 @@ def _own(cls: ast.ClassDef) -> dict[str, _Declared]:
     hidden: set[str] = set()
     bounded: set[str] = set()
     for statement in cls.body:
-        name = statement.name if isinstance(statement, ast.FunctionDef) else _assigned(statement)[0]
+        name = statement.name if isinstance(statement, ast.FunctionDef) else assigned(statement)[0]
         matched = _DECLARED.fullmatch(name or "")
         if matched is None:
             continue
@@ -195,12 +195,12 @@ def _own(cls: ast.ClassDef) -> dict[str, _Declared]:
                 if matched["a"] and _refuses_unlisted(statement, f"supported_{key}s"):
                     bounded.add(key)
         else:
-            value = _assigned(statement)[1]
+            value = assigned(statement)[1]
             values = _constants(value) if value is not None else None
             declared = ("values", values, None) if values else None
         if declared is not None or key not in out:
             out[key] = declared
-    decided = _own_values(cls)  # a method testing literals decides, calls or not
+    decided = own_values(cls)  # a method testing literals decides, calls or not
     for key, (values, prefix, _) in decided.items():
         out[key] = ("values", values, prefix)
     for key in hidden - decided.keys():
@@ -217,7 +217,7 @@ def _refuses_unlisted(method: ast.FunctionDef, attribute: str) -> bool:
     params = [a.arg for a in method.args.args]
     if len(params) != 2:
         return False
-    for statement in _body(method)[:2]:
+    for statement in method_body(method)[:2]:
         if not (isinstance(statement, ast.If) and not statement.orelse):
             return False
         test, then = statement.test, statement.body
@@ -226,7 +226,7 @@ def _refuses_unlisted(method: ast.FunctionDef, attribute: str) -> bool:
         returned = then[0].value
         if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
             return False
-        if not _is_name(test.left, params[1]):
+        if not is_name(test.left, params[1]):
             return False
         right = test.comparators[0]
         if isinstance(test.ops[0], ast.Is):
@@ -234,7 +234,7 @@ def _refuses_unlisted(method: ast.FunctionDef, attribute: str) -> bool:
         return (
             isinstance(test.ops[0], ast.NotIn)
             and isinstance(right, ast.Attribute)
-            and _is_name(right.value, params[0])
+            and is_name(right.value, params[0])
             and right.attr == attribute
             and isinstance(returned, ast.Constant)
             and returned.value is False
@@ -263,7 +263,7 @@ def _dotted(node: ast.expr) -> bool:
 
 def _returned_list(method: ast.FunctionDef) -> _Declared:
     """`return [64, 128]`: the values."""
-    body = _body(method)
+    body = method_body(method)
     if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
         return None
     values = _constants(body[0].value)
@@ -276,7 +276,7 @@ def _number_test(method: ast.FunctionDef) -> _Declared:
     params = [a.arg for a in method.args.args]
     if len(params) != 2 or method.args.vararg or method.args.kwarg:
         return None
-    body = _body(method)
+    body = method_body(method)
     if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
         return None
     test = body[0].value
@@ -361,7 +361,7 @@ def _shared(
         shared = [v for v in given if any(int(v) % int(t) == 0 for t in values if int(t))]
         return shared, len(shared) == len(given)
     held = prefix if isinstance(prefix, str) else None
-    shared = [v for v in given if _supports(v, values, held)]
+    shared = [v for v in given if supports_value(v, values, held)]
     family = mine[2] is None or (held is not None and str(mine[2]).startswith(held))
     return shared, len(shared) == len(given) and family
 
@@ -425,7 +425,7 @@ def _takes_failing(
     ]
     if known and not failing:
         return True
-    return any(_supports(v, values, held) for v in failing)
+    return any(supports_value(v, values, held) for v in failing)
 
 
 def _verdict(node: ast.expr, key: str, value: str) -> bool | None:

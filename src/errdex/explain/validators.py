@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import ast
 import re
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from errdex.ast_walk import walk
+from errdex.explain.across_pages import AcrossPages
 from errdex.explain.advice import python_literal
 from errdex.explain.call_binding import given_argument
 from errdex.explain.context import (
@@ -598,28 +598,19 @@ _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+(?:\([^)]*\)|[
 # `_handed_by_name`'s answers across pages, by (the version's revision, the folder's kept
 # paths, the name): a revision is the hash of the version's content, so the texts read for
 # an answer are the same on every page that asks it (a cold page reads them once a process)
-_HANDED: dict[tuple[str, tuple[str, ...], str], bool] = {}
-_HANDED_LOCK = threading.Lock()  # pages are built in the web's worker threads
-_MOST_HANDED = 1024
+_HANDED: AcrossPages[bool] = AcrossPages(1024)
 
 
 def _handed_by_name(facts: Facts, name: str) -> bool:
     """Whether a module of the site's folder names the function as a value, not as a
     call, its `def` or an import (`make_generic_validator(validate_json)`, `[str_validator,
     validate_json]`)."""
-    if facts.folder_paths is None or facts.file_text is None:
+    file_text = facts.file_text
+    if facts.folder_paths is None or file_text is None:
         return False
     paths = tuple(facts.folder_paths())
     key = (facts.stored.revision, paths, name)
-    with _HANDED_LOCK:
-        known = _HANDED.get(key)
-    if known is None:
-        known = _named_as_value(facts.file_text, paths, name)
-        with _HANDED_LOCK:
-            if len(_HANDED) >= _MOST_HANDED:
-                _HANDED.clear()
-            _HANDED[key] = known
-    return known
+    return _HANDED.kept(key, lambda: _named_as_value(file_text, paths, name))
 
 
 def _named_as_value(

@@ -20,6 +20,7 @@ from errdex.extract.shapes import (
     and_parts,
     call_shape,
     is_stringy,
+    isinstance_test,
     names_imported_constant,
     receiver,
 )
@@ -77,17 +78,13 @@ class CallRecorder:
     def narrowed(self, test: ast.expr, scope: Scope) -> None:
         """`assert isinstance(request, Body)`: the local is of that class from here on, in
         the blocks the assert is in (`CallSite.typed`)."""
-        if not (
-            isinstance(test, ast.Call)
-            and isinstance(test.func, ast.Name)
-            and test.func.id == "isinstance"
-            and len(test.args) == 2
-            and isinstance(test.args[0], ast.Name)
-        ):
+        found = isinstance_test(test)
+        local, cls = found if found is not None else (None, None)
+        if not isinstance(local, ast.Name):
             return
-        written = dotted_name(test.args[1]) if isinstance(test.args[1], NAME_OR_ATTRIBUTE) else None
+        written = dotted_name(cls) if isinstance(cls, NAME_OR_ATTRIBUTE) else None
         if written is not None:
-            scope.narrowed[test.args[0].id] = (written, self.state.blocks)
+            scope.narrowed[local.id] = (written, self.state.blocks)
 
     def _typed(
         self,
@@ -138,17 +135,11 @@ class CallRecorder:
                     continue
                 test = test.operand
             for part in and_parts(test):
-                if not (
-                    isinstance(part, ast.Call)
-                    and isinstance(part.func, ast.Name)
-                    and part.func.id == "isinstance"
-                    and len(part.args) == 2
-                    and isinstance(part.args[0], NAME_OR_ATTRIBUTE)
-                    and isinstance(part.args[1], NAME_OR_ATTRIBUTE)
-                ):
+                found = isinstance_test(part)
+                if found is None or not all(isinstance(a, NAME_OR_ATTRIBUTE) for a in found):
                     continue
-                if dotted_name(part.args[0]) in subjects:
-                    return dotted_name(part.args[1])
+                if dotted_name(found[0]) in subjects:
+                    return dotted_name(found[1])
         return None
 
     def _bound(

@@ -159,17 +159,23 @@ def tested_absent(test: ast.expr) -> ast.expr | None:
     return None
 
 
-def isinstance_of(node: ast.expr, name: str) -> ast.expr | None:
-    """The class argument `K` of the test `isinstance(name, K)`; None for any other."""
+def isinstance_test(node: ast.expr) -> tuple[ast.expr, ast.expr] | None:
+    """(`x`, `K`) of the test `isinstance(x, K)`; None for any other node."""
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
         and node.func.id == "isinstance"
         and len(node.args) == 2
-        and isinstance(node.args[0], ast.Name)
-        and node.args[0].id == name
     ):
-        return node.args[1]
+        return node.args[0], node.args[1]
+    return None
+
+
+def isinstance_of(node: ast.expr, name: str) -> ast.expr | None:
+    """The class argument `K` of the test `isinstance(name, K)`; None for any other."""
+    found = isinstance_test(node)
+    if found is not None and isinstance(found[0], ast.Name) and found[0].id == name:
+        return found[1]
     return None
 
 
