@@ -305,6 +305,13 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     # `self.X` its own `__init__` sets to one of its parameters, unconditionally and only
     # there: `X` → the parameter (`log_stats`), or `not` and it (`not disable_log_stats`)
     attr_from: dict[str, str] = {}
+    # The classes its `__init__` builds with its own `**kwargs` (`EngineArgs(..., **kwargs)`)
+    # → the keywords those calls give by name or the constructor takes out: every other
+    # keyword of such a class is one of this class too (`extract.entry_kwargs`).
+    kwargs_into: dict[str, tuple[str, ...]] = {}
+    # The keys of those `**kwargs` its `__init__` gives a literal when the caller leaves
+    # them out (`kwargs["disable_log_stats"] = True`) → that literal as written.
+    kwargs_defaults: dict[str, str] = {}
 
 
 class Append(msgspec.Struct, frozen=True, gc=False):

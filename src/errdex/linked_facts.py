@@ -162,6 +162,11 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # its callers pass it in, and other calls give a name the link cannot follow (a field
     # of an object built elsewhere): one way among others, not the value on every path
     among_others: bool = False
+    # a flag's field reached only as this keyword of the public class in `call`, which
+    # builds the object from its own keywords (`disable_log_stats` of `LLM`): no command
+    # line builds that object, so the keyword is the way, not the flag; `default` is the
+    # value the class gives it when it is left out
+    entry_keyword: str | None = None
 
 
 # `KnobLink.json_fields`' entry for a name holding a section of a JSON-valued flag's object

@@ -163,7 +163,7 @@ def test_a_flag_declaration_says_its_action_and_default() -> None:
     )
 
 
-def test_fields_keep_their_yes_no_defaults_and_the_fields_they_default_to() -> None:
+def test_fields_keep_their_literal_defaults_and_the_fields_they_default_to() -> None:
     facts = extract_file(
         "demo/config.py",
         textwrap.dedent("""
@@ -184,6 +184,6 @@ def test_fields_keep_their_yes_no_defaults_and_the_fields_they_default_to() -> N
     )
     defaults = {c.name: c.defaults for c in facts.classes}
     assert defaults == {
-        "CacheConfig": {"replay": "True", "tuned": "False"},
-        "EngineArgs": {"replay": "CacheConfig.replay", "tuned": "CacheConfig.tuned"},
+        "CacheConfig": {"replay": "True", "size": "16", "tuned": "False"},
+        "EngineArgs": {"replay": "CacheConfig.replay", "tuned": "CacheConfig.tuned", "name": "'x'"},
     }

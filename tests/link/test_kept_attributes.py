@@ -72,8 +72,22 @@ ENTRY = """
     """
 
 
-def test_a_field_of_arguments_only_a_public_constructor_builds_is_no_flag() -> None:
+def test_a_field_of_arguments_only_a_public_constructor_builds_is_its_keyword() -> None:
+    # no command line builds the arguments: the flag is the constructor's keyword alone,
+    # with the value the constructor gives it when left out
     files = {"eng/args.py": ARGS, "eng/engine.py": ENGINE, "eng/client.py": ENTRY}
+    (knob,) = knobs_of(files, "Stat logging disabled", "self.log_stats")
+    assert knob.entry_keyword == "disable_log_stats" and knob.inverted
+    assert (knob.call, knob.command, knob.default) == ("eng.client.Client(model)", None, "True")
+
+
+def test_a_field_the_constructor_gives_by_name_is_no_keyword_of_it() -> None:
+    # `EngineArgs(model=model, disable_log_stats=True, **kwargs)`: a keyword of the
+    # caller's own would be given twice
+    entry = ENTRY.replace(
+        "(model=model, **kwargs)", "(model=model, disable_log_stats=True, **kwargs)"
+    )
+    files = {"eng/args.py": ARGS, "eng/engine.py": ENGINE, "eng/client.py": entry}
     assert knobs_of(files, "Stat logging disabled", "self.log_stats") == []
 
 

@@ -40,3 +40,39 @@ def test_private_names_and_local_classes_have_no_public_path() -> None:
     public = paths()
     assert public.of("pkg._client", "_helper") is None
     assert public.of("pkg.tools", "render.<locals>.inner") is None
+
+
+# a package importing its names when first read (PEP 562): a table of `"module:attr"`
+LAZY = {
+    "lazy/__init__.py": """
+        import typing
+
+        MODULE_ATTRS = {
+            "Engine": ".core.engine:Engine",
+            "Helper": ".core.engine:Helper",
+        }
+
+        if typing.TYPE_CHECKING:
+            from lazy.core.engine import Engine
+        else:
+
+            def __getattr__(name):
+                from importlib import import_module
+
+                module_name, attr_name = MODULE_ATTRS[name].split(":")
+                return getattr(import_module(module_name, __package__), attr_name)
+
+
+        __all__ = ["Engine"]
+        """,
+    "lazy/core/__init__.py": "",
+    "lazy/core/engine.py": "class Engine:\n    pass\n\nclass Helper:\n    pass\n",
+}
+
+
+def test_a_name_a_package_imports_when_first_read_is_re_exported() -> None:
+    facts = [extract_file(p, textwrap.dedent(t).encode()) for p, t in LAZY.items()]
+    public = PublicPaths({f.module: f for f in facts})
+    assert public.of("lazy.core.engine", "Engine") == "lazy.Engine"
+    # not listed in `__all__`: no name the package offers its users
+    assert public.of("lazy.core.engine", "Helper") == "lazy.core.engine.Helper"

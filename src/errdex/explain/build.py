@@ -14,6 +14,7 @@ from errdex.explain.checked_before import checked_by_callers
 from errdex.explain.class_hooks import class_hook
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.deprecation import replacement_names
+from errdex.explain.descriptor_access import descriptor_access_solution
 from errdex.explain.entry_args import entry_arguments, stated_entries
 from errdex.explain.entry_solution import entry_input_solution
 from errdex.explain.env_reads import with_walrus_locals
@@ -165,8 +166,10 @@ def _build_page(
     facts.filled = filled_default(store, chosen, facts)
     facts.table_keys = table_keys(store, chosen, facts)
     facts.members = member_values(store, chosen, facts)
-    facts.entry_input = entry_input_solution(store, chosen, facts) or keyword_items_solution(
-        store, chosen, facts
+    facts.entry_input = (
+        entry_input_solution(store, chosen, facts)
+        or keyword_items_solution(store, chosen, facts)
+        or descriptor_access_solution(facts)
     )
     facts.entry_args = entry_arguments(store, chosen, facts)
     facts.value_picked = value_picked(store, chosen, facts)

@@ -240,7 +240,7 @@ def setting_fix(
         if fix is not None:
             return fix
     if knob.call and knob.behind:
-        keyword_name = (knob.when_behind or knob.behind).rsplit(".", 1)[-1]
+        keyword_name = knob.entry_keyword or (knob.when_behind or knob.behind).rsplit(".", 1)[-1]
         keyword, was = action.keyword, None
         value = _literal(keyword)
         if isinstance(value, dict):

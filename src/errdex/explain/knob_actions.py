@@ -182,6 +182,38 @@ def _may_act(knob: Knob) -> bool:
 def _knob_action(
     node: ast.expr, condition: ConditionView, knob: Knob, knobs: list[Knob]
 ) -> KnobAction | None:
+    action = _setting_action(node, condition, knob, knobs)
+    if action is None or not knob.entry_keyword:
+        return action
+    return _entry_keyword_action(knob, action, condition)
+
+
+def _entry_keyword_action(
+    knob: Knob, action: KnobAction, condition: ConditionView
+) -> KnobAction | None:
+    """A flag's action as the keyword of the public class that alone builds its object
+    (`KnobLink.entry_keyword`): the value written out (`LLM(disable_log_stats=False)`),
+    since leaving the keyword out gives the class's own default, not the flag's; an action
+    with no one value to write says nothing."""
+    keyword = knob.entry_keyword
+    if action.keyword is None or knob.call is None or keyword is None:
+        return None
+    try:
+        ast.literal_eval(action.keyword)
+    except (ValueError, SyntaxError, RecursionError):
+        return None  # a JSON object, a name: no keyword value written here
+    entry = knob.call.partition("(")[0]
+    short = entry.rpartition(".")[2]
+    text = f"Pass `{keyword}={action.keyword}` to `{entry}`"
+    if knob.default is not None and knob.default != action.keyword:
+        text += f" (left out, `{short}` gives it `{knob.default}`)"
+    note = f"The keyword `{keyword}` of `{short}` decides `{condition.text}`."
+    return KnobAction(text, knob.name, keyword=action.keyword, note=note)
+
+
+def _setting_action(
+    node: ast.expr, condition: ConditionView, knob: Knob, knobs: list[Knob]
+) -> KnobAction | None:
     if knob.behind is None or not _may_act(knob):
         return None
     if knob.sets is not None:

@@ -122,6 +122,7 @@ class Knob(msgspec.Struct, kw_only=True):
     dict_default: str | None = None
     inverted: bool = False  # `behind` holds `not` its value (`KnobLink.inverted`)
     among_others: bool = False  # given on some callers' paths only (`KnobLink.among_others`)
+    entry_keyword: str | None = None  # the keyword of `call` alone (`KnobLink.entry_keyword`)
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).

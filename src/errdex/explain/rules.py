@@ -347,7 +347,11 @@ def when_it_happens(facts: Facts) -> WhenItHappens:
         via = f" (through the {knob.via})" if knob.via and knob.via.startswith("property") else ""
         if knob.passed_by:
             via = f" (passed in by {', from '.join(code(f) for f in knob.passed_by)})"
-        situations.append(f"{behind} depends on the {kind} {code(knob.name)}{via}.")
+        setting = f"the {kind} {code(knob.name)}"
+        if knob.entry_keyword and knob.call:
+            entry = knob.call.partition("(")[0]
+            setting = f"the keyword {code(knob.entry_keyword)} of {code(entry)}"
+        situations.append(f"{behind} depends on {setting}{via}.")
     situations = situations[:_MAX_SITUATIONS]
     for test in facts.tests[:2]:
         situations.append(

@@ -61,7 +61,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "109-request-typed-calls"
+EXTRACTOR_VERSION = "110-entry-kwargs"
 
 __all__ = [
     "EXTRACTOR_VERSION",

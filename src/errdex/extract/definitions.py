@@ -13,6 +13,7 @@ from errdex.extract.calls import getter_fact, is_property, property_fact
 from errdex.extract.conditions import dotted_name, walk
 from errdex.extract.config_sections import required_keys, section_keys
 from errdex.extract.docs import DOC_OF, attribute_docs
+from errdex.extract.entry_kwargs import kwargs_passing
 from errdex.extract.field_defaults import field_defaults, optional_bools
 from errdex.extract.init_attrs import attributes_from_params
 from errdex.extract.param_defaults import rebound_names
@@ -315,6 +316,7 @@ class DefinitionRecorder:
                     ):
                         field_docs[item.target.id] = f"{DOC_OF}{default.value.id}.{default.attr}"
         configured = _ARGS_CLASS.search(stmt.name) or _CONFIG_CLASS.search(stmt.name)
+        kwargs_into, kwargs_defaults = kwargs_passing(stmt, lines) if methods else ({}, {})
         keys, dict_valued = _config_keys(stmt) if _CONFIG_CLASS.search(stmt.name) else ((), ())
         return ClassFact(
             names=_command_names(stmt.body) if methods else {},
@@ -338,6 +340,8 @@ class DefinitionRecorder:
             fields=fields,
             field_docs=field_docs,
             attr_from=attributes_from_params(stmt, lines) if init_params else {},
+            kwargs_into=kwargs_into,
+            kwargs_defaults=kwargs_defaults,
         )
 
     def _message_in(

@@ -20,11 +20,15 @@ _DEFAULT = lazy_compile(r"\bdefault\s*=\s*(True|False|None)\s*[,)]")
 _MAX_CALL = 800  # characters of an `add_argument(` call read for its keywords
 
 
+# a string default longer than this is no value a page writes
+_MAX_LITERAL = 60
+
+
 def field_defaults(body: list[ast.stmt]) -> dict[str, str]:
-    """`name: T = <default>` of a class body, each default a yes/no or None literal
-    (`"True"`), also inside `Field(default=...)`/`field(default=...)`, or another class's
-    field as the generators of flags write it (`CacheConfig.x`, `get_field(CacheConfig,
-    "x")`: `"CacheConfig.x"`)."""
+    """`name: T = <default>` of a class body, each default a literal as `repr` writes it
+    (`"True"`, `"0"`, `"'auto'"`), also inside `Field(default=...)`/`field(default=...)`,
+    or another class's field as the generators of flags write it (`CacheConfig.x`,
+    `get_field(CacheConfig, "x")`: `"CacheConfig.x"`)."""
     found: dict[str, str] = {}
     for item in body:
         if not (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)):
@@ -59,8 +63,8 @@ def _optional_bool(annotation: ast.expr) -> bool:
 
 
 def _default_of(node: ast.expr | None) -> str | None:
-    if isinstance(node, ast.Constant):
-        return _literal(node.value)
+    if isinstance(node, ast.Constant | ast.UnaryOp):
+        return literal_text(node)
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
         return f"{node.value.id}.{node.attr}"
     if not isinstance(node, ast.Call):
@@ -76,14 +80,25 @@ def _default_of(node: ast.expr | None) -> str | None:
             return f"{owner.id}.{attr.value}"
     if name in ("Field", "field"):
         for keyword in node.keywords:
-            if keyword.arg == "default" and isinstance(keyword.value, ast.Constant):
-                return _literal(keyword.value.value)
+            if keyword.arg == "default":
+                return literal_text(keyword.value)
     return None
 
 
-def _literal(value: object) -> str | None:
-    """`True`, `False` or `None` as written; no other value is kept."""
-    return repr(value) if value is None or isinstance(value, bool) else None
+def literal_text(node: ast.expr) -> str | None:
+    """A plain literal as `repr` writes it: `True`, `None`, `0`, `-1`, `0.5`, `'auto'` (a
+    string up to `_MAX_LITERAL` characters); None for anything else."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = literal_text(node.operand)
+        return f"-{inner}" if inner is not None and inner[:1].isdigit() else None
+    if not isinstance(node, ast.Constant):
+        return None
+    value = node.value
+    if value is None or isinstance(value, bool | int | float):
+        return repr(value)
+    if isinstance(value, str) and len(value) <= _MAX_LITERAL:
+        return repr(value)
+    return None
 
 
 def flag_form(text: str, start: int) -> tuple[bool, bool, str | None]:

@@ -48,10 +48,10 @@ def attributes_from_params(cls: ast.ClassDef, lines: Sequence[str]) -> dict[str,
     params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} - {"self"}
     if not params:
         return {}
-    body = _block(lines, init.body[0].lineno, _indent(lines[init.lineno - 1]))
+    body = block_of(lines, init.body[0].lineno, indent_of(lines[init.lineno - 1]))
     if body is None or any("setattr(" in line for line in body):
         return {}
-    indent = _indent(body[0]) if body else ""
+    indent = indent_of(body[0]) if body else ""
     found: dict[str, str] = {}
     for line in body:
         if not line.startswith(indent) or line[len(indent) : len(indent) + 5] != "self.":
@@ -67,7 +67,7 @@ def attributes_from_params(cls: ast.ClassDef, lines: Sequence[str]) -> dict[str,
         found.setdefault(match["attr"], f"not {given[1]}" if negated else given[1])
     if not found:
         return {}
-    whole = _block(lines, cls.lineno + 1, _indent(lines[cls.lineno - 1]), len(lines))
+    whole = block_of(lines, cls.lineno + 1, indent_of(lines[cls.lineno - 1]), len(lines))
     text = "".join(whole or ())
     counts: dict[str, int] = {}
     for assigned, looped in _SELF_ASSIGNED.findall(text):
@@ -84,11 +84,11 @@ def attributes_from_params(cls: ast.ClassDef, lines: Sequence[str]) -> dict[str,
     }
 
 
-def _indent(line: str) -> str:
+def indent_of(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
-def _block(
+def block_of(
     lines: Sequence[str], first: int, outer: str, most: int = _MAX_LINES
 ) -> list[str] | None:
     """The lines from `first` (counted from 1) while they are blank, comments, or indented

@@ -64,7 +64,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "106-entry-built-arguments"
+LINKER_VERSION = "107-entry-keywords"
 
 
 def link_version(
@@ -444,7 +444,9 @@ class _Context:
         """The knob with the command line a user types to set it (for a flag the site's file
         `path` declares, the command of that declaration), and the public path of the class
         that takes it as a keyword (`vllm.LLM`, not the module defining it)."""
-        if knob.kind == KnobKind.FLAG:
+        if knob.entry_keyword:
+            command = None  # the keyword of `call` alone: no command line builds the object
+        elif knob.kind == KnobKind.FLAG:
             # the site's file declaring a flag of that name: its own program's, whichever
             # declaration the knob was linked to (`--resume` of each sweep)
             command = self.commands.command(knob.name, within=path)

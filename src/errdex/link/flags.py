@@ -195,7 +195,7 @@ class FlagIndex:
         """Whether the class an object is named for declares the field: `model_config` →
         `ModelConfig.max_model_len`. A flag matched by name alone on an object of another
         kind (a checkpoint's `config.hidden_size`) says nothing of it."""
-        owner = _named_class(receiver)
+        owner = named_class(receiver)
         if attr in self._args_fields.get(owner, ()):
             return True
         # a documented field of that class, or one an arguments class's field defaults to
@@ -242,7 +242,7 @@ class FlagIndex:
             return []
         receiver = knob.name.lstrip("-").replace("-", "_")
         # the class named for the flag when its field's declaration names none
-        owner = self._object_class(receiver) or _named_class(receiver)
+        owner = self._object_class(receiver) or named_class(receiver)
         return self.flags_defaulting_to(owner, knob.json_key)
 
     def flags_defaulting_to(self, owner: str, attr: str) -> list[KnobLink]:
@@ -566,12 +566,15 @@ class FlagIndex:
 
     def _field_default(self, owner: str, name: str) -> str | None:
         """The literal default of the field `name` of the class `owner`, followed through
-        the class field it defaults to (`= CacheConfig.swa_bounded_replay`): `"True"`."""
+        the class field it defaults to (`= CacheConfig.swa_bounded_replay`): `"True"`,
+        `"0"`, `"'auto'"`."""
         for _ in range(_MAX_DEFAULT_HOPS):
             default = self._defaults.get(owner, {}).get(name)
-            if default is None or default in ("True", "False", "None"):
-                return default
-            owner, _, name = default.rpartition(".")
+            if default is None:
+                return None
+            owner, dot, name = default.rpartition(".")
+            if not (dot and owner.isidentifier() and name.isidentifier()):
+                return default  # a literal (`1.5` too), not another class's field
         return None
 
     def own_json_key(self, dotted: str, class_name: str | None) -> KnobLink | None:
@@ -635,7 +638,7 @@ class FlagIndex:
         return self._entries[args_class]
 
 
-def _named_class(receiver: str) -> str:
+def named_class(receiver: str) -> str:
     """The class an object is named for: `model_config` → `ModelConfig`."""
     return "".join(word.capitalize() for word in receiver.split("_"))
 

@@ -33,9 +33,10 @@ import msgspec
 
 from errdex.ast_walk import walk
 from errdex.extract.shapes import OWN_OBJECT
-from errdex.facts import Binding, CallSite, Condition, FileFacts, KnobKind
+from errdex.facts import Binding, CallSite, ClassFact, Condition, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
 from errdex.link.expression_texts import parse_expression
+from errdex.link.flags import named_class
 from errdex.link.joined_paths import joined_onto, path_test
 from errdex.link.knobs import KnobIndex, giving, receiver_name
 from errdex.link.value_flow import AttributeSources, KeptFrom, negation
@@ -216,7 +217,14 @@ class PassedArguments:
                 via = f"`{param}` is `{value}`, given by {at}"
                 links = [_through(k, via, call.function) for k in keyed]
             elif self._entry_built(facts.module, call.function, value):
-                return []  # the object comes from a public entry's keywords: no flag reaches it
+                # the object comes from a public entry's keywords: no flag reaches it, the
+                # entry's keyword may (`LLM(disable_log_stats=False)`)
+                links = [
+                    _through(k, f"`{param}` is `{given}`, given by {at}", call.function)
+                    for k in self._entry_keyword(facts.module, call.function, value, facts)
+                ]
+                if not links:
+                    return []
             else:
                 links = []
                 for found in self._knobs.resolve(value, facts, call.class_name):
@@ -281,6 +289,51 @@ class PassedArguments:
             )
         return found
 
+    def _entry_keyword(
+        self, module: str, function: str, value: str, facts: FileFacts
+    ) -> list[KnobLink]:
+        """The keyword of the one public class whose constructor builds the object of
+        `value` (`engine_args.disable_log_stats`) for every call of `function`, where that
+        constructor hands its own `**kwargs` to the object's class and gives the field no
+        value by name (`EngineArgs(model=model, ..., **kwargs)` in `LLM.__init__`): the
+        flag of the field as the keyword of that class alone (`KnobLink.entry_keyword`:
+        no command line builds the object), with the value the constructor gives the key
+        when it is left out (`kwargs["disable_log_stats"] = True`) as its default."""
+        owner, _, field = value.partition(".")
+        made = named_class(owner)
+        entries = {
+            (caller.module, found.qualname): found
+            for call, caller in self._callers.passing_calls(module, function)
+            if (found := _init_class(call, caller)) is not None
+        }
+        if len(entries) != 1:
+            return []
+        ((where, _), entry), *_ = entries.items()
+        if field in entry.init_params or field in entry.kwargs_into.get(made, (field,)):
+            return []  # a keyword of its own, or one it gives the object itself or drops
+        out: list[KnobLink] = []
+        for resolved in self._knobs.resolve(value, facts, None):
+            knob = giving(resolved, value)
+            if knob is None or knob.kind != KnobKind.FLAG or knob.json_key is not None:
+                continue
+            if not self._knobs.flags.declares(owner, field):
+                continue
+            first = entry.init_params[:1]
+            out.append(
+                msgspec.structs.replace(
+                    knob,
+                    call=f"{where}.{entry.qualname}({','.join(first)})",
+                    entry_keyword=field,
+                    command=None,
+                    default=entry.kwargs_defaults.get(field, knob.default),
+                    bare=False,  # a keyword takes its value written out
+                    negated=False,
+                    via=f"`{field}` is a keyword `{entry.qualname}` hands to `{made}` "
+                    f"through `**kwargs`",
+                )
+            )
+        return out
+
     def _left_out(self, module: str, function: str, param: str, position: int) -> bool:
         """Whether `function` is called, and no call gives `param`: it holds its default."""
         calls = self._callers.passing_calls(module, function)
@@ -327,6 +380,14 @@ def _entry_gives(call: CallSite, param: str) -> bool:
         key == param and passed_on < 0 and value.partition(".")[0] not in _NAMESPACES
         for key, value, passed_on in call.passes
     )
+
+
+def _init_class(call: CallSite, facts: FileFacts) -> ClassFact | None:
+    """The class whose own `__init__` makes `call` (a class of the caller's file)."""
+    owner, _, method = call.function.rpartition(".")
+    if method != "__init__" or not owner:
+        return None
+    return next((c for c in facts.classes if c.qualname == owner), None)
 
 
 def _unfollowed(value: str) -> bool:

@@ -12,6 +12,7 @@ definition no public module reaches has no public path.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 
 from errdex.facts import FileFacts
 from errdex.link.resolve import exports
@@ -34,6 +35,9 @@ class PublicPaths:
                 if target == f"{module}.{name}" or name.startswith("_"):
                     continue
                 if package or (isinstance(listed, list) and name in listed):
+                    self._aliases[target].append(f"{module}.{name}")
+            if package and "__getattr__" in facts.defs and isinstance(listed, list):
+                for name, target in _lazy_exports(module, facts, listed):
                     self._aliases[target].append(f"{module}.{name}")
             for star in facts.star_imports:
                 source = modules.get(star)
@@ -70,6 +74,30 @@ class PublicPaths:
         if not candidates:
             return None
         return min(candidates, key=lambda path: (path.count("."), len(path), path))
+
+
+def _lazy_exports(
+    package: str, facts: FileFacts, listed: list[object]
+) -> Iterator[tuple[str, str]]:
+    """The names a package's module `__getattr__` imports when first read (PEP 562): a
+    module-level dict of names listed in `__all__` → `"module:attr"` (`"LLM":
+    ".entrypoints.llm:LLM"`, a leading dot for the package's own modules), each name with
+    the path it stands for (`vllm.entrypoints.llm.LLM`)."""
+    for table in facts.constants.values():
+        if not isinstance(table, dict):
+            continue
+        for name, where in table.items():
+            if not (isinstance(name, str) and isinstance(where, str) and name in listed):
+                continue
+            source, colon, attr = where.partition(":")
+            if not colon or not attr.isidentifier() or name.startswith("_"):
+                continue
+            dots = len(source) - len(source.lstrip("."))
+            if dots:
+                base = package.rsplit(".", dots - 1)[0] if dots > 1 else package
+                source = f"{base}.{source[dots:]}" if source[dots:] else base
+            if all(part.isidentifier() for part in source.split(".")):
+                yield name, f"{source}.{attr}"
 
 
 def _public(path: str) -> bool:
