@@ -238,6 +238,55 @@ def test_an_instruction_after_its_goal_or_otherwise_is_advice(message: str, said
     assert [a.text for a in message_advice(message)] == [said]
 
 
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        # a goal of any verb, then the instruction (its capital kept as written)
+        (
+            "Value was None; this will raise later. To skip the value entirely, Set the "
+            '"skip_missing=True" parameter on the factory.',
+            'To skip the value entirely, Set the "skip_missing=True" parameter on the factory.',
+        ),
+        # "consider"/"try" with any gerund, after a statement or a comma
+        ("Timing is unstable; capture axes multiply, consider pruning axis keys.", None),
+        ("The pattern needs context. Try rewriting the pattern without anchors.", None),
+        ("Loading is slow here. Consider manually setting mode to FULL.", None),
+        # ... or with the thing to take instead
+        ("Scales differ across layers. Consider a checkpoint with one scale per layer.", None),
+        ("Can't use eager loaders here.  Consider the lazy() strategy for this.", None),
+        ("No backend returns LSE. Try a different backend by setting --backend.", None),
+        # after the case it is for, which it keeps
+        (
+            "Loading failed. If the model is a custom model that is not yet available in the "
+            "upstream modelling library, consider setting `trust_code=True`.",
+            "If the model is a custom model that is not yet available in the upstream modelling "
+            "library, consider setting `trust_code=True`.",
+        ),
+        (
+            "Needs capability 9.0. For older GPUs, consider using a non-FP8 config.",
+            "For older GPUs, consider using a non-FP8 config.",
+        ),
+    ],
+)
+def test_consider_or_try_and_a_goal_of_any_verb_are_advice(message: str, said: str | None) -> None:
+    expected = said if said is not None else message.split(". ", 1)[-1].split(", ")[-1].strip()
+    assert [a.text for a in message_advice(message)] == [expected]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "The format is unknown. Please consider opening an issue so we can add it.",
+        "The result differs. Consider reporting it upstream.",
+        "The tool call failed; consider checking the logs.",
+        # a goal beside the check's own, not its way out: the warning stays
+        "Pinned memory is capped. To raise the memory ceiling, increase the `memory` setting.",
+    ],
+)
+def test_telling_the_authors_looking_or_another_goal_is_no_way_out(message: str) -> None:
+    assert message_advice(message) == []
+
+
 def test_a_goal_with_no_words_before_a_colon_is_not_read() -> None:
     # the clause after "add:" is cut at the JSON's own ": " (the splitter's): not an instruction
     assert message_advice("FP8 prefill is off. To enable, add: --cfg '{\"q\": true}'") == []

@@ -318,3 +318,17 @@ def test_a_module_lacking_an_attribute_or_class_is_checked_for_it() -> None:
     # "attribute/class" (Django-style `import_string`)
     said = implied_instruction('Module "m" does not define a "C" attribute/class')
     assert said is not None and said[0].startswith("Check that `m` has `C`")
+
+
+def test_a_named_field_required_but_none_found_is_the_field_to_provide() -> None:
+    (advice,) = message_advice(
+        "This encoder requires a 'mode' field in its config (one of 'a', 'b'), but none was "
+        "found. No default is assumed here."
+    )
+    assert advice.kind == "input"
+    assert advice.solution.startswith(
+        "Provide a 'mode' field in its config (one of 'a', 'b'), as the message says: “This "
+        "encoder requires"
+    )
+    # a part of the program the message names unquoted is no field the user gives
+    assert implied_instruction("Resolving x requires a processor but none is available.") is None

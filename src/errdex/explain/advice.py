@@ -40,9 +40,12 @@ _INSTRUCTS = re.compile(
     r"(?:instead\s+)?|"
     r"try\s+(?:to\s+)?|"
     r"instead,?\s+|alternatively,?\s+|otherwise,?\s+|optionally,?\s+|or\s+|"
-    # "To turn on CUDA graph capture, ensure ...": the goal, then the instruction
-    r"to\s+(?:fix|turn\s+(?:on|off)|enable|disable|use|avoid|silence|suppress)\s+"
-    r"[^,.;:]{1,80},\s*)?"
+    # "To turn on CUDA graph capture, ensure ...", "To skip this assignment entirely, Set
+    # the ...", "To resolve this issue, make sure ...": a goal that is this check's way out
+    # (not "To raise the VM's memory ceiling, increase ...": a step beside it), then the
+    # instruction
+    r"to\s+(?:fix|turn\s+(?:on|off)|enable|disable|use|avoid|silence|suppress|skip|remove|"
+    r"resolve|solve|prevent|bypass|work\s+around|get\s+rid\s+of)\s+[^,.;:]{1,80},\s*)?"
     r"(?:use|set|pass|install|upgrade|update|downgrade|enable|disable|remove|specify|provide|"
     r"add|increase|decrease|reduce|lower|switch|run|call|choose|select|make\s+sure|ensure|"
     r"export|unset|turn\s+(?:on|off)|rerun|re-run|restart|define|declare|replace|rename|"
@@ -81,11 +84,17 @@ _INSTRUCTS = re.compile(
     # "Do not nest ARRAY types", "please do not pass --quantization": what not to do
     r"|" + _FORBIDS.pattern +
     # a gerund instructs only after "consider"/"try" ("Using real routing: ..." says what
-    # the program does, "consider using --x" what the user may do)
-    r"|^(?:please\s+)?(?:consider|try|recommend)\s+(?:using|setting|passing|installing|"
-    r"upgrading|enabling|disabling|removing|increasing|decreasing|reducing|switching|"
-    r"extending|raising|lowering|adding|changing|running|limiting|converting|loading|"
-    r"specifying|applying|creating)\b",
+    # the program does, "consider using --x", "try rewriting the pattern", "consider
+    # manually setting x" what the user may do); not one that asks the user to tell the
+    # authors or to look ("please consider contributing", "consider opening an issue")
+    r"|^(?:please\s+)?(?:consider|try|recommend)\s+(?:[a-z]+ly\s+)?"
+    r"(?!(?:contribut|report|open|fil|submitt|post|ask|contact|notify|check|read|look|"
+    r"search|visit)ing\b)[a-z][a-z-]+ing\b"
+    # ... or the thing it names for the user to take in place of theirs: "Consider the
+    # selectinload() strategy", "Consider a checkpoint with the same scale", "Try a
+    # different backend by setting --attention-backend"
+    r"|^(?:please\s+)?(?:consider|try)\s+(?:a|an|the|another)\s+(?:different\s+)?"
+    r"(?!(?:issue|bug|report)\b)[\w`'\"]",
     re.I,
 )
 _INSTALL = re.compile(
@@ -143,7 +152,8 @@ _REPORTED = re.compile(
 # "If this is a delete operation, configure passive_deletes=True on ...": the case the
 # instruction after it is for (no sentence of its own: one clause, then the comma; an
 # instruction of one word, "If not installed, run", introduces the command after it)
-_CASE_FIRST = re.compile(r"^(?:if|when)\s+[^,.;:!?]{1,80},\s+(?=[a-z]+\s+\S)", re.I)
+# ("For older GPUs, consider using ...": the case the advice is for, named)
+_CASE_FIRST = re.compile(r"^(?:if|when|for)\s+[^,.;:!?]{1,120},\s+(?=[a-z]+\s+\S)", re.I)
 # "Leave the version attribute unset when merging": a value the user leaves out, whatever
 # else the sentence speaks of
 _LEAVE = re.compile(r"^(?:please\s+)?leave\b", re.I)
@@ -204,7 +214,7 @@ _SENTENCE_END = re.compile(
 )
 # (", you might need to call X()": an instruction after a statement, as "please" is)
 _CLAUSE_END = re.compile(
-    r"(;\s+|,\s+(?=(?:please|try|use|set|or|you\s+(?:might|may|should|must|need))\b)|"
+    r"(;\s+|,\s+(?=(?:please|try|consider|use|set|or|you\s+(?:might|may|should|must|need))\b)|"
     r"\s+-\s+|:\s+(?=\w))"
 )
 # A clause that ends by announcing the setting it speaks of: the name after its colon is
@@ -450,6 +460,8 @@ def _clauses(part: str) -> list[str]:
             out[-1] += separator + piece  # "set the environment variable: VLLM_X=<s>"
         elif separator.startswith(":") and _ONE_OF.search(out[-1]):
             out[-1] += separator + piece  # "Expected one of: system, user": the values
+        elif _CASE_FIRST.match(out[-1] + separator + piece) and re.match(r"consider\b", piece):
+            out[-1] += separator + piece  # "If this is a class name, consider ...": its case
         else:
             out.append(piece)
     return out

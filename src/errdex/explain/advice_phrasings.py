@@ -151,6 +151,17 @@ _REQUIRES_SET_USING = re.compile(
     re.I,
 )
 
+# "This model requires a 'pooling' field in its HF config (one of 'avg', 'cls'), but none
+# was found": what the user's input lacks, a name it quotes (not "requires a multimodal
+# processor but none is available", a part of the program no user hands it)
+_REQUIRES_NONE_FOUND = re.compile(
+    r"\brequires?\s+(?P<what>(?:an?|the)\s+[`'\"][\w.-]+[`'\"]\s[^;]{1,120}?),?\s+but\s+"
+    r"(?:none|nothing|no\s+[\w-]+)"
+    r"\s+(?:was|were|is|are|has\s+been)\s+(?:found|given|provided|set|specified|available|"
+    r"configured|registered)\b",
+    re.I,
+)
+
 # "Multipart file uploads require 'io.BytesIO', not 'io.StringIO'": the class to use in
 # place of the one given (class names: a dotted or capitalised name, not a value's word)
 _CLASS = r"[`'\"](?:[a-z_][\w]*\.)*[A-Z]\w*[`'\"]"
@@ -423,6 +434,9 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     if match is not None:
         verb = INFINITIVE[match["verb"].lower()].capitalize()
         return f"{verb} {match['what']} using `{match['form']}`", "input"
+    match = _REQUIRES_NONE_FOUND.search(text)
+    if match is not None:
+        return f"Provide {match['what']}", "input"
     match = _REQUIRES_BUILD.search(text)
     if match is not None:
         return f"Install what it requires ({match['what'].strip()})", "environment"

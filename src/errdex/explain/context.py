@@ -566,6 +566,21 @@ def statement_pairs(tree: ast.AST) -> Iterator[tuple[ast.stmt, ast.stmt]]:
                 yield from itertools.pairwise(block)
 
 
+def statements_after(tree: ast.AST, line: int) -> list[ast.stmt] | None:
+    """The statements after the expression statement holding `line` (a call that logs or
+    warns), in the same block of `tree`; None when no expression statement holds it."""
+    for node in walk(tree):
+        for field_name in ("body", "orelse", "finalbody"):
+            block = getattr(node, field_name, None)
+            if not isinstance(block, list):
+                continue
+            for index, statement in enumerate(block):
+                holds = statement.lineno <= line <= (statement.end_lineno or statement.lineno)
+                if holds and isinstance(statement, ast.Expr):
+                    return block[index + 1 :]
+    return None
+
+
 def class_in_file(facts: Facts, name: str) -> ast.ClassDef | None:
     """The class `name` defined at the top level of the site's file (None when absent)."""
     return facts.top_class(name)

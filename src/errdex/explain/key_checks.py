@@ -1,14 +1,18 @@
 """Whether a configuration key's value a way out sets meets a check of its own: the same
 function raising under `self.<key> == value` (vllm's profiler: `profiler: "torch"` gets past
 "torch_profiler_activities is only applicable when profiler is set to 'torch'", then meets
-"torch_profiler_dir must be set when profiler is 'torch'")."""
+"torch_profiler_dir must be set when profiler is 'torch'").
+
+Not where the site's own branch goes on to set the key to that very value (`logger.warning(
+"method `%s` is deprecated and replaced with mtp.", ...)` then `self.method = "mtp"`): the
+program meets those checks with the value either way, so giving it at once adds none."""
 
 from __future__ import annotations
 
 import ast
 
 from errdex.ast_walk import walk
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, statements_after
 from errdex.explain.knob_actions import KnobAction
 from errdex.linked_facts import own_key
 
@@ -25,7 +29,31 @@ def key_checked(action: KnobAction, facts: Facts) -> bool:
         return False
     if not isinstance(given, dict):
         return False
-    return any(value_checked(facts.site_function(), str(k), v) for k, v in given.items())
+    function = facts.site_function()
+    line = facts.stored.site.line
+    return any(
+        value_checked(function, str(k), v) and not assigned_after(function, line, str(k), v)
+        for k, v in given.items()
+    )
+
+
+def assigned_after(function: ast.FunctionDef | None, line: int, key: str, value: object) -> bool:
+    """Whether a statement after the call at `line`, in the same block, sets `<x>.key` (or
+    `key`) to the constant `value`."""
+    rest = statements_after(function, line) if function is not None else None
+    return rest is not None and any(_sets(statement, key, value) for statement in rest)
+
+
+def _sets(stmt: ast.stmt, key: str, value: object) -> bool:
+    if not (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant)):
+        return False
+    if stmt.value.value != value or type(stmt.value.value) is not type(value):
+        return False
+    return any(
+        (isinstance(t, ast.Attribute) and t.attr == key)
+        or (isinstance(t, ast.Name) and t.id == key)
+        for t in stmt.targets
+    )
 
 
 def value_checked(function: ast.FunctionDef | None, key: str, value: object) -> bool:

@@ -10,7 +10,7 @@ from errdex.ast_walk import walk
 from errdex.explain.abstract import enforced_abstract
 from errdex.explain.bookkeeping import bookkeeping_sentence, own_bookkeeping
 from errdex.explain.class_hooks import class_hook_sentence
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, statements_after
 from errdex.explain.decorated import decorated_sentence
 from errdex.explain.failed_call import caught_bare, made_sentence, wrapped_sentence
 from errdex.explain.failing_branch import failing_sentence
@@ -256,19 +256,8 @@ def _raised_next(facts: Facts) -> int | None:
     """The line of a `raise` that follows the site's statement in the same block: the
     program does not go on after that log record or warning."""
     function = facts.site_function()
-    line = facts.stored.site.line
-    if function is None:
-        return None
-    for node in walk(function):
-        for name in ("body", "orelse", "finalbody"):
-            block = getattr(node, name, None)
-            if not isinstance(block, list):
-                continue
-            for index, statement in enumerate(block):
-                holds = statement.lineno <= line <= (statement.end_lineno or statement.lineno)
-                if holds and isinstance(statement, ast.Expr):
-                    return _raise_after(block[index + 1 :])
-    return None
+    rest = statements_after(function, facts.stored.site.line) if function is not None else None
+    return _raise_after(rest) if rest is not None else None
 
 
 def _raise_after(statements: list[ast.stmt]) -> int | None:
