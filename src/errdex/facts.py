@@ -312,6 +312,11 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     # The keys of those `**kwargs` its `__init__` gives a literal when the caller leaves
     # them out (`kwargs["disable_log_stats"] = True`) → that literal as written.
     kwargs_defaults: dict[str, str] = {}
+    # `self.X` → the class the code says it holds, as written (`extract.attr_classes`): a
+    # class-level annotation, `self.X: Runner` in a method, or every assignment of it one
+    # call's result (`Runner()`, `make_runner()`, `self._make()`); "" for an attribute the
+    # class assigns without saying (a base's word on it does not hold here)
+    attr_classes: dict[str, str] = {}
 
 
 class Append(msgspec.Struct, frozen=True, gc=False):
@@ -431,6 +436,10 @@ class CallSite(msgspec.Struct, frozen=True, gc=False):
     # annotation, an `assert isinstance(request, Body)` before the call, an `isinstance`
     # test its guard holds true
     typed: tuple[tuple[str, str], ...] = ()
+    # for a method called on a local or a parameter of no import (`engine.add_request(...)`),
+    # what the code says the object is, as `CallFact.receiver_type` writes it: its
+    # annotation, the call that made it, an `isinstance` held true of it
+    receiver_type: str | None = None
 
 
 class PropertyFact(msgspec.Struct, frozen=True, gc=False):

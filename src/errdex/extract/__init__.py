@@ -61,7 +61,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "110-entry-kwargs"
+EXTRACTOR_VERSION = "111-object-receiver-classes"
 
 __all__ = [
     "EXTRACTOR_VERSION",
@@ -335,6 +335,7 @@ def _call_sites(
         definitions.guard_after,
         reduced.strings,
         keep,
+        definitions.param_types,
     )
     return found + tuple(blanked)
 

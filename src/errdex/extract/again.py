@@ -401,6 +401,7 @@ class _Splice:
             definitions.guard_after,
             reduced.strings,
             keep,
+            definitions.param_types,
         )
         kept = [s for s in first_read if self.region_at(s.line) is not None]
         read = sorted([*kept, *found], key=lambda site: site.line)  # each part is in text order

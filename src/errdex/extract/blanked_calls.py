@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from errdex.extract.blanked_passes import BodyNames, blanked_passes
 from errdex.extract.calls import NOT_RECEIVERS, CallFilter
-from errdex.extract.shapes import SUPER
+from errdex.extract.shapes import OWN_OBJECT, SUPER
 from errdex.extract.skeleton import compound_line
 from errdex.extract.textscan import inside_bounds, reversed_text, shallow_line
 from errdex.facts import CallSite, Condition
@@ -67,13 +67,18 @@ def blanked_calls(
     guard_after: Callable[[int], tuple[Condition, ...] | None],
     strings: list[int],
     keep: CallFilter,
+    param_types: dict[str, dict[str, str]] | None = None,
 ) -> list[CallSite]:
     """The calls in each blanked body `(def offset, body start, body end)` of `text`, and in
     each blanked tail `(def offset, tail start, body end)`, that `keep` accepts.
 
     `functions_at` gives the (qualname, class) of the function whose `def` is on a line, and
     `guard_after` what holds after its parsed statements (the start of its tail);
-    `strings` are the triple-quoted strings' bounds (`textscan.triple_quoted_bounds`).
+    `strings` are the triple-quoted strings' bounds (`textscan.triple_quoted_bounds`);
+    `param_types` each function's annotated parameters (qualname → name → class as
+    written): a method called on one, or on an attribute of the object's own
+    (`self.runner.prepare(batch)`), is kept when it gives a name, for the linker to read
+    the class of (`CallSite.receiver_type`).
     """
     out: list[CallSite] = []
     lines = _Lines(text)
@@ -100,6 +105,10 @@ def blanked_calls(
                 target = judged[called]
             else:
                 target = judged[called] = _kept_target(called, keep)
+            on_object = False
+            if target is None:
+                target = _object_target(called)
+                on_object = target is not None
             if target is None or inside_bounds(strings, start):
                 continue
             receiver, callee = target
@@ -118,12 +127,19 @@ def blanked_calls(
             scope = outer
             if nested:  # the innermost scope that holds the call: the last one opened before it
                 scope = next((s for s in reversed(nested) if s.start <= start < s.end), outer)
+            written = None
+            if on_object and "." not in receiver:
+                written = (param_types or {}).get(scope.qualname, {}).get(receiver)
+                if written is None:
+                    continue  # a local's object: its class is not read from text
             paren = start + len(called)
             passes = (
                 blanked_passes(text, paren, body, end, bodies)
                 if text[paren : paren + 1] == "("
                 else ()
             )
+            if on_object and not passes:
+                continue  # giving no name: no value of the caller's to follow
             out.append(
                 CallSite(
                     callee,
@@ -134,6 +150,7 @@ def blanked_calls(
                     conditions=guard if guard and start < straight and scope is outer else (),
                     guard_known=start < straight,
                     passes=passes,
+                    receiver_type=written,
                 )
             )
     return out
@@ -146,6 +163,18 @@ def _kept_target(called: str, keep: CallFilter) -> tuple[str, str] | None:
     if "." in receiver or receiver in NOT_RECEIVERS:
         return None
     return (receiver, callee) if keep.accepts(callee, receiver or None) else None
+
+
+def _object_target(called: str) -> tuple[str, str] | None:
+    """(receiver, callee) of a method called on a name or on an attribute of the object's
+    own (`engine.add_request`, `self.runner.prepare`), not a dunder; None for another shape."""
+    receiver, _, callee = called.rpartition(".")
+    if not receiver or callee.startswith("__") or receiver in NOT_RECEIVERS:
+        return None
+    head, dot, attr = receiver.partition(".")
+    if dot and (head not in OWN_OBJECT or "." in attr):
+        return None
+    return (receiver, callee) if head not in OWN_OBJECT or dot else None
 
 
 def _calls_in(text: str, start: int, end: int) -> list[tuple[int, str]]:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from errdex.extract.conditions import NAME_OR_ATTRIBUTE, dotted_name, dotted_names, walk
 from errdex.extract.knobs import env_read_of
-from errdex.extract.shapes import OWN_OBJECT, SUPER
+from errdex.extract.shapes import OWN_ATTRIBUTE, OWN_OBJECT, SUPER
 from errdex.extract.shapes import receiver as receiver_of
 from errdex.facts import CallSite, PropertyFact, TestRef
 
@@ -65,6 +65,10 @@ class CallFilter:
 
     def __call__(self, call: CallSite) -> bool:
         if call.passes and call.receiver in self.local_imports:
+            return not call.callee.startswith("__")
+        if call.receiver_type is not None or (call.receiver or "").startswith(OWN_ATTRIBUTE):
+            # a method of an object the code says the class of, or of the object's own
+            # attribute (`self.runner.prepare(...)`): the linker reads which class it is
             return not call.callee.startswith("__")
         return self.accepts(call.callee, call.receiver)
 

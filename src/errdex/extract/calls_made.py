@@ -17,6 +17,7 @@ from errdex.extract.shapes import (
     MESSAGE_PARAMS,
     NOT_HELPERS,
     OWN_OBJECT,
+    SUPER,
     and_parts,
     call_shape,
     is_stringy,
@@ -56,7 +57,7 @@ class CallRecorder:
 
     def noted(self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]) -> None:
         """Record a call that may be of the codebase's own function (for its callers)."""
-        target = call_target(call)
+        target = call_target(call) or own_attribute_target(call)
         if target is None:
             return
         callee, receiver = target
@@ -64,7 +65,10 @@ class CallRecorder:
         passes = self._passes(call, scope, stmt.lineno)
         if passes:
             typed = self._typed(passes, scope, path, stmt.lineno)
-            site = msgspec.structs.replace(site, passes=passes, typed=typed)
+            written = self._object_class(call, receiver, scope, path, stmt.lineno)
+            site = msgspec.structs.replace(site, passes=passes, typed=typed, receiver_type=written)
+        elif receiver is not None and "." in receiver:
+            return  # `self.x.f()` giving no name: no value of the caller's to follow
         bound = self._bound(callee, receiver, scope, stmt.lineno)
         if not bound:
             self._pending.append((site, path, scope))
@@ -115,6 +119,27 @@ class CallRecorder:
             if written is not None and (held, written) not in out:
                 out.append((held, written))
         return tuple(out)
+
+    def _object_class(
+        self, call: ast.Call, receiver: str | None, scope: Scope, path: tuple[Step, ...], line: int
+    ) -> str | None:
+        """What the code says a local or a parameter a method is called on is
+        (`CallSite.receiver_type`): an `isinstance` held true of it (an `assert` before the
+        call, or the call's guard), else its annotation or the call that made it."""
+        if receiver is None or "." in receiver or receiver in OWN_OBJECT or receiver == SUPER:
+            return None
+        if receiver in scope.narrowed:
+            cls, blocks = scope.narrowed[receiver]
+            if self.state.blocks[: len(blocks)] == blocks:
+                return cls
+        guarded = self._guarded_class(receiver, scope, path, line) if path else None
+        if guarded is not None:
+            return guarded
+        func = call.func
+        written = _receiver_type(func, scope) if isinstance(func, ast.Attribute) else None
+        if written is not None and written.endswith(")") and not written.endswith("()"):
+            return None  # a parameter no annotation names: no word on it here
+        return written
 
     def _guarded_class(
         self, held: str, scope: Scope, path: tuple[Step, ...], line: int
@@ -477,6 +502,23 @@ def _passes_on(arg: ast.expr, params: tuple[str, ...]) -> bool:
     if isinstance(arg, ast.Call) and arg.args:
         arg = arg.args[0]
     return isinstance(arg, ast.Name) and arg.id in params and arg.id in MESSAGE_PARAMS
+
+
+def own_attribute_target(call: ast.Call) -> tuple[str, str] | None:
+    """(callee, `self.x`) of a method called on an attribute of the object's own
+    (`self.runner.prepare(batch)`), giving something; None for any other shape."""
+    func = call.func
+    if not (call.args or call.keywords) or not isinstance(func, ast.Attribute):
+        return None
+    held = func.value
+    if (
+        isinstance(held, ast.Attribute)
+        and isinstance(held.value, ast.Name)
+        and held.value.id in OWN_OBJECT
+        and not func.attr.startswith("__")
+    ):
+        return func.attr, f"{held.value.id}.{held.attr}"
+    return None
 
 
 def _receiver_type(func: ast.Name | ast.Attribute, scope: Scope) -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.extract.attr_classes import attribute_classes
 from errdex.extract.calls import getter_fact, is_property, property_fact
 from errdex.extract.conditions import dotted_name, walk
 from errdex.extract.config_sections import required_keys, section_keys
@@ -88,6 +89,8 @@ class DefinitionRecorder:
         # (qualname, class) of every function by its `def` line: whose the calls read from
         # a blanked body's text are.
         self.functions_at: dict[int, tuple[str, str | None]] = {}
+        # each function's annotated parameters (qualname → name → class as written)
+        self.param_types: dict[str, dict[str, str]] = {}
         # The path that holds after each function's body, by its `def` line: the guard of a
         # call in the straight code of a tail the skeleton blanked.
         self._after_body: dict[int, tuple[Step, ...]] = {}
@@ -122,6 +125,8 @@ class DefinitionRecorder:
             if fields:
                 self.validators[qualname] = fields
         self.functions_at[stmt.lineno] = (qualname, scope.class_name)
+        if inner.types:
+            self.param_types[qualname] = inner.types
         if scope.qualname == "<module>":
             self.defs.append(stmt.name)
         elif scope.class_name is not None and not scope.is_function:
@@ -342,6 +347,7 @@ class DefinitionRecorder:
             attr_from=attributes_from_params(stmt, lines) if init_params else {},
             kwargs_into=kwargs_into,
             kwargs_defaults=kwargs_defaults,
+            attr_classes=attribute_classes(stmt, lines),
         )
 
     def _message_in(

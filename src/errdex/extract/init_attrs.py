@@ -29,7 +29,7 @@ _KEPT = lazy_compile(
 _NEGATED = lazy_compile(r"^[ \t]*not[ \t]+(\w+)[ \t]*$")
 _NAME = lazy_compile(r"^[ \t]*(\w+)[ \t]*$")
 # every `self.x = ...` (augmented, annotated, in a tuple target) and `for self.x in`
-_SELF_ASSIGNED = lazy_compile(
+SELF_ASSIGNED = lazy_compile(
     r"self\.(\w++)(?=[ \t]*(?::[^=\n]*)?(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?!=)"
     r"|[ \t]*,[^\n]*?(?<![=!<>])=(?!=))"
     r"|for[ \t]+\(?self\.(\w+)"
@@ -67,10 +67,9 @@ def attributes_from_params(cls: ast.ClassDef, lines: Sequence[str]) -> dict[str,
         found.setdefault(match["attr"], f"not {given[1]}" if negated else given[1])
     if not found:
         return {}
-    whole = block_of(lines, cls.lineno + 1, indent_of(lines[cls.lineno - 1]), len(lines))
-    text = "".join(whole or ())
+    text = class_text(cls, lines)
     counts: dict[str, int] = {}
-    for assigned, looped in _SELF_ASSIGNED.findall(text):
+    for assigned, looped in SELF_ASSIGNED.findall(text):
         attr = assigned or looped
         counts[attr] = counts.get(attr, 0) + 1
     once = {attr: value for attr, value in found.items() if counts.get(attr) == 1}
@@ -82,6 +81,12 @@ def attributes_from_params(cls: ast.ClassDef, lines: Sequence[str]) -> dict[str,
         for attr, value in once.items()
         if not _rebound(body, depths, value.rpartition(" ")[2])
     }
+
+
+def class_text(cls: ast.ClassDef, lines: Sequence[str]) -> str:
+    """The text of the class's body, as the file has it (the skeleton blanks none of it)."""
+    whole = block_of(lines, cls.lineno + 1, indent_of(lines[cls.lineno - 1]), len(lines))
+    return "".join(whole or ())
 
 
 def indent_of(line: str) -> str:

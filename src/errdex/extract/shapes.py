@@ -15,6 +15,8 @@ from errdex.lazy_re import lazy_compile
 
 # The names of a method's own object, its first parameter: the instance, or the class.
 OWN_OBJECT = ("self", "cls")
+# how an attribute of the object's own starts (`self.runner`)
+OWN_ATTRIBUTE = tuple(f"{name}." for name in OWN_OBJECT)
 
 # Methods that run while the object is made, inside the caller's own call of the class (a
 # dataclass's `__post_init__`): their checks are of that call's keywords.

@@ -64,7 +64,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "107-entry-keywords"
+LINKER_VERSION = "108-object-receivers"
 
 
 def link_version(
@@ -293,7 +293,7 @@ class _Context:
     ) -> None:
         self.names = names
         self.public = PublicPaths(names.modules)
-        self.callers = CallerIndex(files, names, self.public)
+        self.callers = CallerIndex(files, names, self.public, ReceiverClasses(names))
         self.commands = CommandIndex(files, self.callers, entry_points)
         self.knobs = KnobIndex(files, names)
         self.gates = PathGates(self.callers, self.knobs, names, texts)

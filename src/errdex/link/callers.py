@@ -10,10 +10,12 @@ its bases, bare names through the module's definitions and imports (a function's
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
-from errdex.extract.shapes import OWN_OBJECT, SUPER
+from errdex.extract.shapes import OWN_ATTRIBUTE, OWN_OBJECT, SUPER
 from errdex.facts import CallSite, FileFacts
 from errdex.link.public import PublicPaths
+from errdex.link.receivers import ReceiverClasses
 from errdex.link.resolve import Namespace, ResolvedClass
 from errdex.linked_facts import CallerLink
 
@@ -35,11 +37,20 @@ class CallerIndex:
     """Every resolved call of a version, by the function it reaches."""
 
     def __init__(
-        self, files: list[FileFacts], names: Namespace, public: PublicPaths | None = None
+        self,
+        files: list[FileFacts],
+        names: Namespace,
+        public: PublicPaths | None = None,
+        receivers: ReceiverClasses | None = None,
     ) -> None:
         self._names = names
         self._public = public
+        self._receivers = receivers
         self._by_target: dict[Target, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
+        # calls of a method on an object whose class the code says (`_on_object`), apart:
+        # the callers a walk keeps first stay those a name reaches
+        self._on_objects: dict[Target, list[tuple[CallSite, FileFacts]]] = {}
+        self._object_calls: set[int] = set()  # the ids of those calls
         self._memo: dict[Target, tuple[CallerLink, ...]] = {}
         self._flow: dict[Target, tuple[CallerLink, ...]] = {}
         self._nearest: dict[Target, tuple[str, ...]] = {}
@@ -51,25 +62,44 @@ class CallerIndex:
         self._families: dict[str, set[str] | None] = {}
         self._definers: defaultdict[str, list[ResolvedClass]] | None = None  # by method name
         by_target, unresolved = self._by_target, self._unresolved
+        # calls of a method on an object whose class the code says (`_on_object`)
+        on_object: dict[Target, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
         for facts in files:
             if facts.error is not None:
                 continue
+            reached_on_object: dict[
+                tuple[str | None, str | None, str, str | None], Target | None
+            ] = {}
             # A file calls the same functions many times: each callee is resolved once.
-            reached: dict[tuple[str | None, str | None, str], list[Target]] = {}
+            reached: dict[tuple[str | None, str | None, str, str | None], list[Target]] = {}
             for call in facts.call_sites:
-                key = (call.receiver, call.class_name, call.callee)
+                key = (call.receiver, call.class_name, call.callee, call.receiver_type)
                 targets = reached.get(key)
                 if targets is None:
                     targets = reached[key] = self._resolve(call, facts)
                 if targets:
                     for target in targets:
                         by_target[target].append((call, facts))
+                elif self._receivers is not None and (
+                    call.receiver_type is not None
+                    or (call.receiver or "").startswith(OWN_ATTRIBUTE)
+                ):
+                    key = (call.receiver, call.class_name, call.callee, call.receiver_type)
+                    found = reached_on_object.get(key)
+                    if found is None:
+                        found = reached_on_object[key] = self._on_object(call, facts)
+                    if found is not None:
+                        on_object[found].append((call, facts))
                 elif (
                     call.passes
                     and call.receiver is not None
                     and call.receiver not in (*OWN_OBJECT, SUPER)
+                    and "." not in call.receiver
+                    and call.receiver_type is None
                 ):
                     unresolved[call.callee].append((call, facts))
+        self._on_objects = dict(on_object)
+        self._object_calls = {id(call) for calls in on_object.values() for call, _ in calls}
 
     def callers(self, module: str, function: str) -> tuple[CallerLink, ...]:
         """Callers of `module.function`, nearest first, each level's guards kept."""
@@ -113,7 +143,7 @@ class CallerIndex:
         need all of them, such as from a flag up to the subcommands that parse it."""
         found = dict.fromkeys(
             (facts.module, call.function)
-            for call, facts in self._by_target.get((module, function), [])
+            for call, facts in self._calls_of((module, function))
             if call.function != "<module>"
         )
         return list(found)
@@ -126,7 +156,7 @@ class CallerIndex:
         key = (module, function)
         found = self._passing.get(key)
         if found is None:
-            calls = self._by_target.get(key, [])
+            calls = self._calls_of(key)
             owner, _, method = function.rpartition(".")
             unresolved = self._unresolved.get(method) if owner else None
             if unresolved and f"{module}.{owner}" in (self._family(method) or ()):
@@ -160,6 +190,12 @@ class CallerIndex:
         self._families[method] = family
         return family
 
+    def _calls_of(self, target: Target) -> list[tuple[CallSite, FileFacts]]:
+        """The calls reaching `target`: by name first, then on an object of its class."""
+        named = self._by_target.get(target, [])
+        on_object = self._on_objects.get(target)
+        return [*named, *on_object] if on_object else named
+
     def _walk(
         self,
         start: Target,
@@ -168,18 +204,43 @@ class CallerIndex:
         most: int = MAX_CALLERS,
         guards: bool = True,
     ) -> tuple[CallerLink, ...]:
+        """The callers up from `start`: those calls by name reach first (a call of a method
+        on an object of known class kept from their room), then, where room is left, those
+        the calls on objects add."""
+        named = self._walk_by(start, most_depth, per_level, most, guards, self._by_target.get)
+        if not self._on_objects or len(named) >= most:
+            return named
+        every = self._walk_by(start, most_depth, per_level, most, guards, self._calls_of)
+        shown = {(c.module, c.function, c.line, c.calls) for c in named}
+        added = [c for c in every if (c.module, c.function, c.line, c.calls) not in shown]
+        return (*named, *added[: most - len(named)])
+
+    def _walk_by(
+        self,
+        start: Target,
+        most_depth: int,
+        per_level: int,
+        most: int,
+        guards: bool,
+        calls_of: Callable[[Target], list[tuple[CallSite, FileFacts]] | None],
+    ) -> tuple[CallerLink, ...]:
         out: list[CallerLink] = []
+        on_object = self._object_calls
         seen = {start}
         level = [start]
         for depth in range(1, most_depth + 1):
             following: list[Target] = []
             for target in level:
-                for call, facts in self._by_target.get(target, [])[:per_level]:
+                for call, facts in (calls_of(target) or [])[:per_level]:
                     caller = (facts.module, call.function)
                     if caller in seen or call.function == "<module>":
                         continue
                     seen.add(caller)
                     following.append(caller)
+                    # a call on an object of known class: its guard is not read as what
+                    # decides the check (the object may be set where no flag is the way
+                    # to it, and other calls reach the method): shown unknown
+                    guarded = guards and id(call) not in on_object
                     out.append(
                         CallerLink(
                             function=call.function,
@@ -187,10 +248,10 @@ class CallerIndex:
                             file=facts.path,
                             line=call.line,
                             calls=f"{target[0]}.{target[1]}",
-                            guard=call.conditions if guards else (),
+                            guard=call.conditions if guarded else (),
                             depth=depth,
-                            guard_known=call.guard_known,
-                            bindings=call.bindings if guards else (),
+                            guard_known=call.guard_known and id(call) not in on_object,
+                            bindings=call.bindings if guarded else (),
                             public=self._public_path(caller),
                         )
                     )
@@ -210,6 +271,15 @@ class CallerIndex:
         return found if found != f"{caller[0]}.{caller[1]}" else None
 
     # -- resolution ------------------------------------------------------------------------
+
+    def _on_object(self, call: CallSite, facts: FileFacts) -> Target | None:
+        """The method a call on an object whose class the code says reaches
+        (`self.runner.prepare(batch)`, `engine: LLMEngine` ... `engine.add_request(...)`):
+        that class's or its nearest base's (`ReceiverClasses.site_class`)."""
+        cls = self._receivers.site_class(call, facts) if self._receivers else None
+        if cls is None:
+            return None
+        return self._names.method_owner(cls.file, cls.fact.qualname, call.callee)
 
     def _resolve(self, call: CallSite, facts: FileFacts) -> list[Target]:
         receiver = call.receiver

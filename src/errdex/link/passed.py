@@ -33,7 +33,7 @@ import msgspec
 
 from errdex.ast_walk import walk
 from errdex.extract.shapes import OWN_OBJECT
-from errdex.facts import Binding, CallSite, ClassFact, Condition, FileFacts, KnobKind
+from errdex.facts import Binding, CallSite, ClassFact, Condition, ConditionKind, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
 from errdex.link.expression_texts import parse_expression
 from errdex.link.flags import named_class
@@ -71,7 +71,7 @@ class PassedArguments:
         kept = self._kept(facts, indexed.site.class_name, wanted)
         if not kept and not any(n in params for n in wanted):
             return []  # no parameter to follow: neither callers nor a validator give one
-        tests = ParsedTests(indexed.site.conditions, indexed.site.bindings)
+        tests = ParsedTests(_unbounded(indexed.site.conditions), indexed.site.bindings)
         found = self._from_callers(indexed.module, indexed.site.function, params, wanted, tests)
         found += self._validated(facts, indexed.site.function, params, wanted, tests)
         for name, source in kept:
@@ -438,6 +438,30 @@ def _kept_decided(tests: ParsedTests, name: str, knob: KnobLink) -> bool:
                 return False
             found = True
     return found
+
+
+def _unbounded(conditions: tuple[Condition, ...]) -> tuple[Condition, ...]:
+    """The conditions but a loop's count bound (`for item in data: if len(out) >=
+    num_requests: break`): it says how far the loop reads, not which item raises, so the
+    setting it compares with is no way out of a check of one item."""
+    looped = False
+    out: list[Condition] = []
+    for condition in conditions:
+        if condition.kind is ConditionKind.LOOP:
+            looped = True
+        elif looped and condition.kind is ConditionKind.EARLY_EXIT and _counted(condition):
+            continue
+        out.append(condition)
+    return tuple(out) if len(out) < len(conditions) else conditions
+
+
+def _counted(condition: Condition) -> bool:
+    """Whether the test compares a count (`len(out) >= n`)."""
+    test = parse_expression(condition.test)
+    return isinstance(test, ast.Compare) and any(
+        isinstance(side, ast.Call) and _called(side) == "len"
+        for side in (test.left, *test.comparators)
+    )
 
 
 def _parents(test: ast.AST) -> dict[int, ast.AST]:

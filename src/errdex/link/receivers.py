@@ -14,7 +14,7 @@ from collections import defaultdict
 from itertools import islice
 
 from errdex.extract.shapes import OWN_OBJECT
-from errdex.facts import CallFact, FileFacts
+from errdex.facts import CallFact, CallSite, FileFacts
 from errdex.link.resolve import Namespace, ResolvedClass
 
 
@@ -29,6 +29,8 @@ class ReceiverClasses:
             for qualname, written in facts.returns.items():
                 self._returning[qualname.rpartition(".")[2]].append((facts, written))
         self._found: dict[tuple[str, str, str | None, str | None], ResolvedClass | None] = {}
+        # (module, class, attribute) → the class `self.attribute` holds
+        self._attributes: dict[tuple[str, str, str], ResolvedClass | None] = {}
 
     def class_of(self, call: CallFact, facts: FileFacts) -> ResolvedClass | None:
         """The class of the object `call` calls a method on; None when the code does not
@@ -38,6 +40,86 @@ class ReceiverClasses:
         if key not in self._found:
             self._found[key] = self._class_of(receiver, call.receiver_type, call, facts)
         return self._found[key]
+
+    def site_class(self, call: CallSite, facts: FileFacts) -> ResolvedClass | None:
+        """The class of the object a recorded call (`CallSite`) calls a method on: for an
+        attribute of the object's own (`self.runner`), what its class says of it
+        (`attribute_class`); for a local or a parameter, its `receiver_type`. None when the
+        code does not say: the method's name is never evidence."""
+        receiver = call.receiver or ""
+        head, dot, attr = receiver.partition(".")
+        if dot:
+            if head not in OWN_OBJECT or "." in attr or call.class_name is None:
+                return None
+            return self.attribute_class(facts, call.class_name, attr)
+        written = call.receiver_type
+        if written is None:
+            return None
+        key = (facts.path, receiver, written, call.class_name)
+        if key not in self._found:
+            self._found[key] = self._written(written, call.class_name, facts, facts)
+        return self._found[key]
+
+    def attribute_class(self, facts: FileFacts, class_name: str, attr: str) -> ResolvedClass | None:
+        """The class `self.<attr>` holds in `class_name` (of `facts`): what the nearest of
+        the class and its bases that assigns or annotates it says (`ClassFact.
+        attr_classes`; for one kept from a constructor's parameter, `ClassFact.attr_from`,
+        that parameter's annotation), or a property's annotated return; None when that one
+        does not say."""
+        key = (facts.module, class_name, attr)
+        if key in self._attributes:
+            return self._attributes[key]
+        found: ResolvedClass | None = None
+        for cls in self._names.class_and_bases(facts, class_name):
+            written = cls.fact.attr_classes.get(attr)
+            if written is not None:
+                if written:
+                    found = self._written(written, class_name, cls.file, facts)
+                elif (param := cls.fact.attr_from.get(attr)) is not None:
+                    # `self.runner = runner`, all the class assigns it: what the
+                    # constructor's parameter is annotated with (`runner: Runner`)
+                    init = cls.file.params.get(f"{cls.fact.qualname}.__init__", {})
+                    annotated = init.get(param)
+                    found = self._names.resolve_class(cls.file, annotated) if annotated else None
+                break
+            if attr in cls.fact.methods:  # a property: what its return is annotated as
+                returned = cls.file.returns.get(f"{cls.fact.qualname}.{attr}")
+                if returned is not None:
+                    found = self._names.resolve_class(cls.file, returned)
+                break
+        self._attributes[key] = found
+        return found
+
+    def _written(
+        self, written: str, class_name: str | None, where: FileFacts, own: FileFacts
+    ) -> ResolvedClass | None:
+        """The class `written` names in `where`: a class, or a call of a class or of a
+        function whose return is annotated (`make_runner()`, `self._make()`, the method of
+        `class_name` in `own`); not a method of some other object (`?.make()`, `x.make()`)."""
+        names = self._names
+        if not written.endswith(")"):
+            return names.resolve_class(where, written)
+        if not written.endswith("()"):
+            return None  # a parameter of an override: read for `CallFact`s alone
+        called = written[:-2]
+        head, _, name = called.rpartition(".")
+        root = head.partition(".")[0]
+        if head in OWN_OBJECT:
+            if class_name is None:
+                return None
+            owner = names.method_owner(own, class_name, name)
+            module = names.modules.get(owner[0]) if owner else None
+            returned = module.returns.get(owner[1]) if module and owner else None
+            return names.resolve_class(module, returned) if module and returned else None
+        if head and (root not in where.imports or names.imported_from_outside(where, root)):
+            return None  # a method of an object, or of an outside module (`torch.empty()`)
+        cls = names.resolve_class(where, called)
+        if cls is not None:
+            return cls
+        found = names.lookup(names.qualify(where, called))
+        if found is None or found[1] not in found[0].returns:
+            return None
+        return names.resolve_class(found[0], found[0].returns[found[1]])
 
     def _class_of(
         self, receiver: str, written: str | None, call: CallFact, facts: FileFacts

@@ -1,0 +1,86 @@
+"""The class each `self.X` of a class holds, where the code says it (`ClassFact.attr_classes`).
+
+`self.runner.prepare(x)` reaches `GPUModelRunner.prepare` only if `self.runner` is one: the
+linker reads what the class says of the attribute (`link.receivers`). The evidence, read
+from the class's text (the skeleton may have blanked its methods' bodies):
+
+- an annotation: a class-level one (`runner: GPUModelRunner`, a dataclass field) or
+  `self.runner: GPUModelRunner = ...` in a method; every annotation of it must name the one
+  class (`Optional` and `| None` aside);
+- else every assignment of it one call's result, the same callee each time, `None` aside:
+  `self.runner = GPUModelRunner(...)`, `self.runner = make_runner(...)` (a function whose
+  return is annotated), `self.runner = self._make_runner()`; the call must be the whole
+  value (`Runner(...).child` is not a `Runner`).
+
+An attribute the class assigns any other way (`self.runner = runner`, a tuple, `+=`) is
+kept as "" (unknown): a base class's word on it does not hold for this class.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Sequence
+
+from errdex.extract.field_defaults import call_arguments
+from errdex.extract.init_attrs import SELF_ASSIGNED, class_text
+from errdex.extract.shapes import annotated_class, annotation_in
+from errdex.lazy_re import lazy_compile
+
+# `self.x: Foo = ...`, `self.x: "Foo"`, starting a line
+_ANNOTATED = lazy_compile(
+    r"^[ \t]*self\.(\w+)[ \t]*:[ \t]*([^=\n#]+?)[ \t]*(?:=(?!=)|#|\r?$)", re.MULTILINE
+)
+# `self.x = name(` / `self.x: T = name(`, starting a line: the callee, and where `(` is
+_CALLED = lazy_compile(
+    r"^[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*((?:self\.)?[A-Za-z_][\w.]*)\(", re.MULTILINE
+)
+_NONE = lazy_compile(
+    r"^[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*None[ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE
+)
+_REST = lazy_compile(r"[ \t]*(?:#[^\n]*)?(?:\r?\n|$)")
+
+
+def attribute_classes(cls: ast.ClassDef, lines: Sequence[str]) -> dict[str, str]:
+    """`attr` → the class it holds as written (`Foo`, `make_foo()`), or "" (see the module)."""
+    annotated: dict[str, set[str | None]] = {}
+    for item in cls.body:
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            annotated.setdefault(item.target.id, set()).add(annotated_class(item.annotation))
+    text = class_text(cls, lines)
+    if "self." not in text:  # its fields alone: those annotated with a class
+        return {a: c for a, found in annotated.items() if len(found) == 1 and (c := found.pop())}
+    for match in _ANNOTATED.finditer(text):
+        node = annotation_in(match[2])
+        annotated.setdefault(match[1], set()).add(annotated_class(node) if node else None)
+    counts: dict[str, int] = {}
+    for assigned, looped in SELF_ASSIGNED.findall(text):
+        attr = assigned or looped
+        counts[attr] = counts.get(attr, 0) + 1
+    nones: dict[str, int] = {}
+    for match in _NONE.finditer(text):
+        nones[match[1]] = nones.get(match[1], 0) + 1
+    called: dict[str, list[str | None]] = {}
+    for match in _CALLED.finditer(text):
+        whole = _closes_statement(text, match.end())
+        called.setdefault(match[1], []).append(match[2] if whole else None)
+    out: dict[str, str] = {}
+    for attr in dict.fromkeys([*annotated, *counts]):
+        if attr in annotated:
+            found = annotated[attr]
+            one = next(iter(found)) if len(found) == 1 else None
+            if one or attr in counts:  # a field of no class, never assigned: nothing to say
+                out[attr] = one or ""
+            continue
+        callees = set(called.get(attr, ()))
+        whole = len(called.get(attr, ())) + nones.get(attr, 0) == counts.get(attr, 0)
+        only = next(iter(callees)) if len(callees) == 1 else None
+        out[attr] = f"{only}()" if whole and only else ""
+    return out
+
+
+def _closes_statement(text: str, start: int) -> bool:
+    """Whether the call whose arguments start at `start` closes (within what
+    `call_arguments` reads), and the statement ends there."""
+    arguments = call_arguments(text, start)
+    return arguments.endswith(")") and _REST.match(text, start + len(arguments)) is not None
