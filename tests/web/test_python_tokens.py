@@ -9,7 +9,7 @@ import pytest
 from pygments.lexers import PythonLexer
 from pygments.token import Comment, Keyword, Name, Number, Operator, String, _TokenType
 
-from errdex.web.python_tokens import TokenizeLexer
+from errdex.web.python_tokens import _FIXED, _LATER, TokenizeLexer
 
 LEXER = TokenizeLexer(stripnl=False, ensurenl=True)
 
@@ -75,6 +75,19 @@ def test_a_token_gets_the_type_pygments_gives_it(text: str, kind: _TokenType) ->
     # PythonLexer joins `@functools` and splits strings at their quotes; the rest are alike
     if text not in ("@", "functools", '"bad {x}"', "'a'", "from"):
         assert (kind, text) in [(k, v) for k, v in PythonLexer().get_tokens(CODE)]
+
+
+def test_a_word_typed_by_table_gets_the_type_pygments_gives_it() -> None:
+    """The lexer types a name by two tables (keywords and magic names, then builtins and
+    `self`) instead of a chain of tests per token: each word of them in an expression is
+    typed as `PythonLexer` types it (but `import` and `from`, typed by their place)."""
+    words = sorted({*_FIXED, *_LATER} - {"import", "from"})
+    assert len(words) > 250  # every keyword, builtin, exception and magic name
+    for word in words:
+        code = f"x = {word}\n"
+        ours = [kind for kind, value in LEXER.get_tokens(code) if value == word]
+        theirs = [kind for kind, value in PythonLexer().get_tokens(code) if value == word]
+        assert ours == theirs, word
 
 
 def test_raise_from_is_a_keyword_not_an_import() -> None:

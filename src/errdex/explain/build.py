@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
+from typing import TypeVar
+
 import msgspec
 
 from errdex.errors import NotFoundError
@@ -84,6 +88,8 @@ from errdex.syntax_lock import SYNTAX_TREES
 
 __all__ = ["build_page", "choose_site"]
 
+T = TypeVar("T")
+
 # How versions of releases a package index serves are indexed (the package index, a wheel
 # or sdist, an environment): pip installs a later one by the project's name.
 _RELEASES = frozenset({"pypi", "wheel", "sdist", "installed"})
@@ -137,7 +143,7 @@ def _build_page(
     facts.tracker = tracker_of(store, chosen.project)
     facts.scripts = tuple(e.name for e in record.entry_points) if record is not None else ()
     facts.top_init = lambda: store.file_text(chosen.version_id, top_init_file(chosen))
-    facts.imported_class = lambda name: imported_class(store, facts, name)
+    facts.imported_class = _free_of(facts, lambda known, name: imported_class(store, known, name))
     facts.file_text = lambda file: store.file_text(chosen.version_id, file)
     facts.raised_bare = lambda name: raised_bare(store, chosen, name)
     facts.class_files = lambda name: tuple(
@@ -324,3 +330,16 @@ def _version_record(store: Store, stored: StoredSite) -> VersionRecord | None:
         if record.id == stored.version_id:
             return record
     return None
+
+
+def _free_of(facts: Facts, read: Callable[[Facts, str], T]) -> Callable[[str], T | None]:
+    """`read(facts, name)` for a name, holding the facts by a weak reference: a closure over
+    them, kept in them, would make each page's facts a cycle that only the collector frees
+    (with all they hold: the page's reads, sites, views, memo)."""
+    held = weakref.ref(facts)
+
+    def call(name: str) -> T | None:
+        known = held()
+        return read(known, name) if known is not None else None
+
+    return call
