@@ -317,6 +317,10 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     # call's result (`Runner()`, `make_runner()`, `self._make()`); "" for an attribute the
     # class assigns without saying (a base's word on it does not hold here)
     attr_classes: dict[str, str] = {}
+    # `self.X` its own `__init__` sets, unconditionally and only there, to another object's
+    # attribute as it is (or behind a default for that object's absence): `X` → the chain
+    # (`cache_config.cache_dtype`, rooted at a parameter, `self` or a local set once)
+    attr_chains: dict[str, str] = {}
 
 
 class Append(msgspec.Struct, frozen=True, gc=False):

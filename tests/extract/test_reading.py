@@ -202,9 +202,13 @@ def test_attributes_the_constructor_copies_from_another_object() -> None:
         """,
         '"too long"',
     )
-    # `block` is assigned twice in its class, `dtype` a choice: neither is the value as it
-    # is; another class assigning the same name says nothing of this one
-    assert read.init_values == {"max_model_len": "model_config.max_model_len"}
+    # `block` is assigned twice in its class: not the value as it is; `dtype` is the field
+    # behind a default for its object's absence, what the field's setting gives whenever
+    # there is one; another class assigning the same name says nothing of this one
+    assert read.init_values == {
+        "max_model_len": "model_config.max_model_len",
+        "dtype": "cache_config.dtype",
+    }
 
 
 def test_attributes_the_constructor_copies_keep_its_order() -> None:

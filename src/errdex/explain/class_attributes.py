@@ -24,7 +24,7 @@ from errdex.explain.class_made import ATTRIBUTES
 from errdex.explain.context import Facts
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
-from errdex.extract.shapes import is_none
+from errdex.extract.shapes import is_none, is_not_none
 from errdex.link.expression_texts import parse_expression
 
 __all__ = ["attribute_solution"]
@@ -123,19 +123,6 @@ def _wanted(
         ):
             return None
         return f"Give {{owner}} a class attribute {code(found[0])} (not None)"
-    return None
-
-
-def is_not_none(node: ast.expr) -> ast.expr | None:
-    """`X` of `X is not None`, else None."""
-    if (
-        isinstance(node, ast.Compare)
-        and len(node.ops) == 1
-        and isinstance(node.ops[0], ast.IsNot)
-        and isinstance(node.comparators[0], ast.Constant)
-        and node.comparators[0].value is None
-    ):
-        return node.left
     return None
 
 

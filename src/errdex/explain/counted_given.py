@@ -19,6 +19,7 @@ from errdex.explain.declared_fields import declared_keyword
 from errdex.explain.inputs import public_name
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
+from errdex.extract.shapes import is_not_none
 from errdex.facts import ConditionKind
 
 __all__ = ["counted_solution"]
@@ -118,7 +119,7 @@ def _keywords(call: ast.Call, facts: Facts) -> tuple[str, list[str]] | None:
     function = facts.stored.site.function
     owner = function.rpartition(".")[0]
     params = set(facts.read.params) if public_name(function) else set()
-    given = [_given(item) for item in items.elts]
+    given = [is_not_none(item) for item in items.elts]
     if all(isinstance(v, ast.Name) and v.id in params for v in given):
         return function.removesuffix(".__init__"), [v.id for v in given]  # type: ignore[union-attr]
     out: list[str] = []
@@ -135,16 +136,3 @@ def _keywords(call: ast.Call, facts: Facts) -> tuple[str, list[str]] | None:
             return None
         out.append(keyword)
     return owner, out
-
-
-def _given(item: ast.expr) -> ast.expr | None:
-    """`x` of `x is not None`."""
-    if (
-        isinstance(item, ast.Compare)
-        and len(item.ops) == 1
-        and isinstance(item.ops[0], ast.IsNot)
-        and isinstance(item.comparators[0], ast.Constant)
-        and item.comparators[0].value is None
-    ):
-        return item.left
-    return None

@@ -16,7 +16,6 @@ import ast
 import re
 from dataclasses import replace
 
-from errdex.explain.class_attributes import is_not_none
 from errdex.explain.context import Facts
 from errdex.explain.declared_fields import declared_fields
 from errdex.explain.input_nodes import part_views
@@ -31,7 +30,7 @@ from errdex.explain.required_keys import (
     required_keys,
 )
 from errdex.extract.conditions import dotted_name
-from errdex.extract.shapes import and_parts
+from errdex.extract.shapes import and_parts, is_not_none
 from errdex.link.expression_texts import parse_expression
 from errdex.linked_facts import EMPTY_SECTION, own_key
 

@@ -23,11 +23,11 @@ import copy
 from errdex.ast_walk import walk
 from errdex.explain.call_order import is_own
 from errdex.explain.chain_branches import literal
-from errdex.explain.class_attributes import is_not_none
 from errdex.explain.context import CONTEXT_KINDS, Facts, RefusedMode
 from errdex.explain.literal_members import import_path
 from errdex.explain.plain import code
 from errdex.extract.conditions import negate
+from errdex.extract.shapes import is_not_none
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
 from errdex.store.base import Store, StoredSite

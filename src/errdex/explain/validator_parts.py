@@ -17,10 +17,9 @@ import re
 from collections.abc import Callable
 
 from errdex.ast_walk import walk
-from errdex.explain.class_attributes import is_not_none
 from errdex.explain.input_nodes import free_names
 from errdex.extract.conditions import dotted_name
-from errdex.extract.shapes import is_none, isinstance_of
+from errdex.extract.shapes import is_none, is_not_none, isinstance_of
 
 # "at most the config's `max_anystr_length`": a bound the model's config sets alone
 _CONFIG_BOUND = re.compile(r"\b(at most|at least|above|below) the config's `(\w+)`(?! \(else)")

@@ -61,7 +61,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "111-object-receiver-classes"
+EXTRACTOR_VERSION = "112-copied-chains"
 
 __all__ = [
     "EXTRACTOR_VERSION",

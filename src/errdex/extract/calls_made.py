@@ -12,6 +12,7 @@ import msgspec
 
 from errdex.extract.calls import call_target, expected_errors
 from errdex.extract.conditions import NAME_OR_ATTRIBUTE, dotted_name
+from errdex.extract.init_attrs import copied_chain
 from errdex.extract.scope import Scope, Step, literal_defaults
 from errdex.extract.shapes import (
     MESSAGE_PARAMS,
@@ -232,7 +233,13 @@ class CallRecorder:
                     if isinstance(value, NAME_OR_ATTRIBUTE):
                         name = dotted_name(value)
                     else:
-                        name = _bare_call(value) or self._key_read(value, scope, line, own) or ""
+                        name = (
+                            _bare_call(value)
+                            or self._key_read(value, scope, line, own)
+                            # a chain behind a default for its object's absence
+                            or (copied_chain(value) if value is not None else None)
+                            or ""
+                        )
                 out.append((key, name or "", -1))
             elif kind is ast.Attribute and key != "**":
                 out.append((key, dotted_name(arg) or "", -1))
@@ -248,7 +255,13 @@ class CallRecorder:
                 if own is None:
                     own = self._own_params(scope)
                 read = _bare_call(arg) or self._key_read(arg, scope, line, own)
+                if read is None and kind is ast.IfExp:
+                    # `dtype=cache_config.cache_dtype if cache_config is not None else "auto"`
+                    read = copied_chain(arg)
                 out.append((key, read or "", -1))
+            elif kind is ast.BoolOp and key != "**":
+                # `block_size=cache_config.block_size or 16`: the chain behind its default
+                out.append((key, copied_chain(arg) or "", -1))
             else:
                 # something else: the linker must know the call gives it, not a setting
                 out.append(("*" if kind is ast.Starred else key, "", -1))

@@ -16,7 +16,7 @@ from errdex.extract.config_sections import required_keys, section_keys
 from errdex.extract.docs import DOC_OF, attribute_docs
 from errdex.extract.entry_kwargs import kwargs_passing
 from errdex.extract.field_defaults import field_defaults, optional_bools
-from errdex.extract.init_attrs import attributes_from_params
+from errdex.extract.init_attrs import kept_attributes
 from errdex.extract.param_defaults import rebound_names
 from errdex.extract.scope import Scope, Step, literal_defaults
 from errdex.extract.shapes import (
@@ -323,6 +323,7 @@ class DefinitionRecorder:
         configured = _ARGS_CLASS.search(stmt.name) or _CONFIG_CLASS.search(stmt.name)
         kwargs_into, kwargs_defaults = kwargs_passing(stmt, lines) if methods else ({}, {})
         keys, dict_valued = _config_keys(stmt) if _CONFIG_CLASS.search(stmt.name) else ((), ())
+        kept = kept_attributes(stmt, lines)
         return ClassFact(
             names=_command_names(stmt.body) if methods else {},
             keys=keys,
@@ -344,7 +345,8 @@ class DefinitionRecorder:
             methods=methods,
             fields=fields,
             field_docs=field_docs,
-            attr_from=attributes_from_params(stmt, lines) if init_params else {},
+            attr_from=kept.params,
+            attr_chains=kept.chains,
             kwargs_into=kwargs_into,
             kwargs_defaults=kwargs_defaults,
             attr_classes=attribute_classes(stmt, lines),

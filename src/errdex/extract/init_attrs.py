@@ -16,7 +16,10 @@ import ast
 import functools
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
+from errdex.extract.conditions import dotted_name
+from errdex.extract.shapes import is_not_none
 from errdex.lazy_re import lazy_compile
 
 # `self.x = x`, `self.x: bool = not x`, `self.x = bool(x)`, `self.x = (not x)`, a comment
@@ -35,29 +38,50 @@ SELF_ASSIGNED = lazy_compile(
     r"|for[ \t]+\(?self\.(\w+)"
 )
 _MAX_LINES = 400  # lines of a constructor read; a longer one keeps no fact
+_MAX_VALUE_LINES = 6  # lines one copied value may span
+# `self.x = ` or `self.x: T = ` at a statement's start, what follows being the value
+_COPY = lazy_compile(r"self\.(?P<attr>\w+)[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*(?=[(\w])")
+# what a copied value starts with: a name and a dot, maybe inside brackets
+_CHAIN_START = lazy_compile(r"[\s(]*[A-Za-z_]\w*[ \t]*\.[ \t]*[A-Za-z_]")
 
 
-def attributes_from_params(cls: ast.ClassDef, lines: Sequence[str]) -> dict[str, str]:
-    """`attr` → `param` or `not param`, for the class's own `__init__` (see the module)."""
+class KeptAttributes(NamedTuple):
+    """What the class's own `__init__` keeps on `self` (see the module)."""
+
+    params: dict[str, str]  # `attr` → `param` or `not param`
+    chains: dict[str, str]  # `attr` → the attribute chain it copies (`cache_config.cache_dtype`)
+
+
+_NOTHING_KEPT = KeptAttributes({}, {})
+
+
+def kept_attributes(cls: ast.ClassDef, lines: Sequence[str]) -> KeptAttributes:
+    """The attributes the class's own `__init__` keeps from its parameters, and those it
+    copies from an attribute chain (see the module)."""
     init = next(
         (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
     )
     if init is None or not init.body:
-        return {}
+        return _NOTHING_KEPT
     args = init.args
     params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} - {"self"}
-    if not params:
-        return {}
     body = block_of(lines, init.body[0].lineno, indent_of(lines[init.lineno - 1]))
     if body is None or any("setattr(" in line for line in body):
-        return {}
+        return _NOTHING_KEPT
     indent = indent_of(body[0]) if body else ""
     found: dict[str, str] = {}
-    for line in body:
+    chains: dict[str, str] = {}
+    depths: list[int] | None = None
+    for index, line in enumerate(body):
         if not line.startswith(indent) or line[len(indent) : len(indent) + 5] != "self.":
             continue
         match = _KEPT.match(line, len(indent))
         if match is None:
+            if depths is None:
+                depths = _depths(body)
+            copied = _copied(body, depths, index, len(indent))
+            if copied is not None:
+                chains.setdefault(*copied)
             continue
         value = match["paren"] if match["paren"] is not None else match["truth"] or match["plain"]
         negated = _NEGATED.match(value)
@@ -65,22 +89,101 @@ def attributes_from_params(cls: ast.ClassDef, lines: Sequence[str]) -> dict[str,
         if given is None or given[1] not in params:
             continue
         found.setdefault(match["attr"], f"not {given[1]}" if negated else given[1])
-    if not found:
-        return {}
+    if not found and not chains:
+        return _NOTHING_KEPT
     text = class_text(cls, lines)
     counts: dict[str, int] = {}
     for assigned, looped in SELF_ASSIGNED.findall(text):
         attr = assigned or looped
         counts[attr] = counts.get(attr, 0) + 1
-    once = {attr: value for attr, value in found.items() if counts.get(attr) == 1}
-    if not once:
-        return {}
-    depths = _depths(body)
-    return {
+    if depths is None:
+        depths = _depths(body)
+    kept = {
         attr: value
-        for attr, value in once.items()
-        if not _rebound(body, depths, value.rpartition(" ")[2])
+        for attr, value in found.items()
+        if counts.get(attr) == 1 and not _rebound(body, depths, value.rpartition(" ")[2])
     }
+    copies = {
+        attr: chain
+        for attr, chain in chains.items()
+        if attr not in found
+        and counts.get(attr) == 1
+        and _held_root(body, depths, chain.partition(".")[0], params, indent)
+    }
+    return KeptAttributes(kept, copies)
+
+
+def copied_chain(value: ast.expr) -> str | None:
+    """The attribute chain an assigned value copies as it is, or behind a default for
+    its object's absence: `cfg.x`, `(cfg.x)`, `cfg.x if cfg is not None else "auto"`,
+    `cfg.x or "auto"`. None for anything else (a call, arithmetic, a comparison): what
+    the attribute holds is then not the setting's value. The chain's root is a name or
+    `self`, with at least one attribute after it."""
+    if isinstance(value, ast.IfExp):
+        chain = copied_chain(value.body)
+        if chain is None or not isinstance(value.orelse, ast.Constant):
+            return None
+        # `if cfg is not None` (or `if cfg`) of the chain's own object, or a prefix of it
+        test = is_not_none(value.test) or value.test
+        held = dotted_name(test) if isinstance(test, ast.Name | ast.Attribute) else None
+        return chain if held is not None and chain.startswith(held + ".") else None
+    if isinstance(value, ast.BoolOp):
+        if not isinstance(value.op, ast.Or) or len(value.values) != 2:
+            return None
+        if not isinstance(value.values[1], ast.Constant):
+            return None
+        return copied_chain(value.values[0])
+    if not isinstance(value, ast.Attribute):
+        return None
+    chain = dotted_name(value)
+    return chain if chain is not None and "." in chain else None
+
+
+def _copied(body: list[str], depths: list[int], index: int, start: int) -> tuple[str, str] | None:
+    """(`attr`, chain) for a statement `self.attr = <chain>` starting at `body[index]` (at
+    the body's own indentation, `start`), its value read whole across the lines its
+    brackets span (at most a few); None for any other value."""
+    if depths[index]:
+        return None  # inside another statement's brackets
+    line = body[index]
+    match = _COPY.match(line, start)
+    if match is None:
+        return None
+    text = line[match.end() :]
+    for follow in range(index + 1, min(index + _MAX_VALUE_LINES, len(body))):
+        if depths[follow] == 0:
+            break
+        text += body[follow]
+    if _CHAIN_START.match(text) is None:
+        return None  # a call, a literal, arithmetic on a name: parsed for nothing
+    try:
+        value = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    chain = copied_chain(value)
+    return (match["attr"], chain) if chain is not None else None
+
+
+def _held_root(
+    body: list[str], depths: list[int], root: str, params: set[str], indent: str
+) -> bool:
+    """Whether the chain's root holds one object through the whole constructor: `self`, a
+    parameter never rebound, or a local assigned once, at the body's own indentation."""
+    if root == "self":
+        return True
+    if root in params:
+        return not _rebound(body, depths, root)
+    assigning = _assigned(root)
+    lines = [
+        n
+        for n, (line, depth) in enumerate(zip(body, depths, strict=True))
+        if root in line and depth == 0 and _MAY_ASSIGN.match(line) and assigning.match(line)
+    ]
+    if len(lines) != 1 or not body[lines[0]].startswith(indent + root):
+        return False
+    if indent_of(body[lines[0]]) != indent:
+        return False
+    return not any(_MAY_BIND.search(line) and _elsewhere(root).search(line) for line in body)
 
 
 def class_text(cls: ast.ClassDef, lines: Sequence[str]) -> str:

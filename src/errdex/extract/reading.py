@@ -28,7 +28,7 @@ from errdex.extract.block_flow import (
     try_read,
     walk_scope,
 )
-from errdex.extract.conditions import dotted_name
+from errdex.extract.init_attrs import copied_chain
 from errdex.extract.param_defaults import default_nodes, parameter_defaults, rebound_names
 from errdex.extract.setters import ClassSetters, init_params, param_names
 from errdex.extract.shapes import OWN_OBJECT, own_attributes_set
@@ -458,8 +458,9 @@ class _FileReader:
         return {attr: value for attr, value in copied.items() if attr in attrs}
 
     def _copied_values(self, cls: ast.ClassDef) -> dict[str, str]:
-        """Every `self.attr = other.chain` at the top of the class's own `__init__` whose
-        attribute the class's text assigns once (read once per class)."""
+        """Every `self.attr = other.chain` (or `other.chain if other is not None else
+        "auto"`) at the top of the class's own `__init__` whose attribute the class's text
+        assigns once (read once per class)."""
         counts = self._class_assignments(cls)
         whole = self._own_init(cls) if counts else None
         if whole is None or counts is None:
@@ -467,8 +468,9 @@ class _FileReader:
         out: dict[str, str] = {}
         for stmt in whole.body:
             for attr, value in own_attributes_set(stmt):
-                if counts.get(attr) == 1 and isinstance(value, ast.Attribute):
-                    dotted = dotted_name(value)
+                if counts.get(attr) == 1:
+                    # as it is, or behind a default for its object's absence
+                    dotted = copied_chain(value)
                     if dotted is not None:
                         out[attr] = dotted
         return out

@@ -147,6 +147,19 @@ def is_none(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
+def is_not_none(node: ast.expr) -> ast.expr | None:
+    """`X` of `X is not None`, else None."""
+    if (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], ast.IsNot)
+        and isinstance(node.comparators[0], ast.Constant)
+        and node.comparators[0].value is None
+    ):
+        return node.left
+    return None
+
+
 def tested_absent(test: ast.expr) -> ast.expr | None:
     """What `not X` or `X is None` tests is missing: X; None for any other test."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):

@@ -264,6 +264,16 @@ class FlagIndex:
                 out.append(found)
         return out
 
+    def renamed_flags(self, receiver: str, attr: str) -> list[KnobLink]:
+        """The flags of arguments fields that default to the field `attr` of the settings
+        class the object `receiver` is named for, when no flag has the field's own name
+        (`cache_config.cache_dtype`: `kv_cache_dtype: CacheDType = CacheConfig.cache_dtype`,
+        `--kv-cache-dtype`)."""
+        owner = named_class(receiver)
+        if attr in self._flags or attr in self._args_named or not self.settings_class(owner):
+            return []
+        return self.flags_defaulting_to(owner, attr)
+
     def field_flag(self, name: str) -> KnobLink | None:
         """The flag that sets the field `name` of an arguments class (`EngineArgs`), or that
         argparse declares with that destination: how a user gives a value a field of that

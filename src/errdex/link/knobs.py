@@ -229,11 +229,11 @@ class KnobIndex:
         ]
 
     def resolve(self, dotted: str, facts: FileFacts, class_name: str | None) -> list[KnobLink]:
-        """The knobs behind one name as a function of `facts` reads it, with no local."""
-        return [
-            self._json_overrides(self._documented(k, class_name))
-            for k in self._resolve(dotted, facts, class_name, {}, depth=1)
-        ]
+        """The knobs behind one name as a function of `facts` reads it, with no local; a
+        settings object's field a flag of another name writes, when no name matches it (a
+        value handed on: `kv_cache_dtype=cache_config.cache_dtype`)."""
+        found = self._resolve(dotted, facts, class_name, {}, depth=1) or self._renamed(dotted)
+        return [self._json_overrides(self._documented(k, class_name)) for k in found]
 
     def resolve_with(
         self, dotted: str, facts: FileFacts, class_name: str | None, local: dict[str, Binding]
@@ -295,7 +295,8 @@ class KnobIndex:
         else:
             return None
         out: list[KnobLink] = []
-        for knob in self._resolve(f"{held}.{rest}", facts, class_name, {}, depth=0):
+        whole = f"{held}.{rest}"
+        for knob in self._resolve(whole, facts, class_name, {}, depth=0) or self._renamed(whole):
             # written as the object's own name would be, then as the condition names it
             knob = self._json_overrides(self._documented(knob, class_name))
             behind = knob.behind
@@ -426,6 +427,13 @@ class KnobIndex:
             return self.group_sizes.knobs(parts[0], facts, flags)
         return self.group_sizes.size_read(parts[0][:-2], parts[1], facts, flags)
 
+    def copied(
+        self, dotted: str, value: str, facts: FileFacts, class_name: str | None
+    ) -> list[KnobLink]:
+        """The settings behind `self.X` (`dotted`) of a class whose constructor copied
+        `value` there (`ClassFact.attr_chains`), read as that class's method reads it."""
+        return self._through_init(dotted, facts, class_name, {dotted.partition(".")[2]: value})
+
     def _through_init(
         self, dotted: str, facts: FileFacts, class_name: str | None, values: dict[str, str]
     ) -> list[KnobLink]:
@@ -437,8 +445,14 @@ class KnobIndex:
         if value is None or value == dotted:
             return []
         via = f"`{dotted}` is `{value}` (set in `{class_name}.__init__`)"
+        held = self._annotated_root(value, facts, class_name)
+        if held is None:
+            return []  # the constructor's parameter is another kind of configuration
+        if held != value:
+            via += f", `{value.partition('.')[0]}` being the object `{held.partition('.')[0]}`"
+            value = held
         out: list[KnobLink] = []
-        for knob in self._resolve(value, facts, class_name, {}, depth=1):
+        for knob in self._resolve(value, facts, class_name, {}, depth=1) or self._renamed(value):
             keyed = self._held_key(knob, value) or _nested_key(knob, value)
             # only a setting that gives the value itself: one key of a JSON-valued flag's
             # object (`self._backend = attention_config.trtllm_ragged_backend`) or of a
@@ -455,6 +469,41 @@ class KnobIndex:
                 continue
             out.extend(msgspec.structs.replace(k, behind=dotted, via=via) for k in keyed or [knob])
         return out
+
+    def _renamed(self, value: str) -> tuple[KnobLink, ...]:
+        """The flags that write `value`, a settings object's field, under another name
+        (`cache_config.cache_dtype`: `--kv-cache-dtype`): for a value handed on by a
+        constructor, a local or a call, or read of an object a local or an annotated
+        parameter holds, where no flag of the field's own name matches. A check reading
+        `self.x.field` is not asked: the flags of other names would crowd the settings of
+        a configuration class's own long checks (`self.mamba_config.x` of its
+        `__post_init__`)."""
+        parts = value.split(".")
+        if len(parts) < 2 or parts[-2] in OWN_OBJECT:
+            return ()
+        return tuple(
+            msgspec.structs.replace(k, behind=value)
+            for k in self.flags.renamed_flags(parts[-2], parts[-1])
+        )
+
+    def _annotated_root(self, value: str, facts: FileFacts, class_name: str | None) -> str | None:
+        """`value` as the object its root holds is named, where the root is a parameter
+        of the class's constructor annotated as a settings class held under another name
+        (`spec_config: SpeculativeConfig` → `speculative_config.x`); `value` as it is for
+        any other root; None for a parameter annotated as another `...Config` class (a
+        checkpoint's, a kernel's): no flag writes its fields, whatever they are named."""
+        root, _, rest = value.partition(".")
+        typed = facts.params.get(f"{class_name}.__init__") if class_name else None
+        annotated = typed.get(root) if typed else None
+        if annotated is None:
+            return value
+        short = annotated.rsplit(".", 1)[-1]
+        if not short.endswith("Config"):
+            return value
+        if not self.flags.settings_class(short):
+            return None
+        held = self.flags.held_as(short)
+        return f"{held}.{rest}" if held not in (None, root) else value
 
     def _held_key(self, knob: KnobLink, value: str) -> list[KnobLink]:
         """For a name holding one key of a JSON-valued flag's object as it is (`value` is
@@ -631,7 +680,10 @@ class KnobIndex:
                     behind=dotted,
                     via=f"{via}; {k.via}" if own_key(k.json_key, k.via) or k.group_size else via,
                 )
-                for found in self._resolve(value.alias, facts, class_name, {}, depth + 1)
+                for found in (
+                    self._resolve(value.alias, facts, class_name, {}, depth + 1)
+                    or self._renamed(value.alias)
+                )
                 # one key of a JSON-valued flag's object: that key, not the whole object
                 for k in self._held_key(found, value.alias) or _whole(found, value.alias)
             ]

@@ -260,7 +260,16 @@ class PassedArguments:
             return []
         source = self._sources.kept_from(facts, call.class_name, value)
         if source is None:
-            return []
+            # a settings object's field the constructor copied (`self.kv_cache_dtype =
+            # cache_config.cache_dtype`): that field's setting
+            chain = self._sources.copied_from(facts, call.class_name, value)
+            if chain is None:
+                return []
+            via = f"`{param}` is `{value}`, given by {at}"
+            return [
+                _through(k, via, call.function)
+                for k in self._knobs.copied(value, chain, facts, call.class_name)
+            ]
         above = self._given(source.module, source.init, source.param, source.position, depth + 1)
         via = f"`{param}` is `{value}`, given by {at}, the `{source.param}` `{source.init}` keeps"
         return [

@@ -1,4 +1,5 @@
-"""Value flow through an object: `self.X` back to the constructor parameter it was kept from.
+"""Value flow through an object: `self.X` back to the constructor parameter it was kept from,
+or to the attribute chain the constructor copied there.
 
 `LLMEngine.get_metrics` asserts `self.log_stats`; `LLMEngine.__init__` ran `self.log_stats =
 log_stats`, so the value tested is what the object's builder passed as `log_stats`
@@ -11,6 +12,11 @@ overridden, and a subclass may set the attribute in its own methods: neither is 
 
 A `not` on the way (`self.x = not y`, `f(x=not y)`) is kept as a negation of the setting
 found: `log_stats` must be true, so `disable_log_stats` must be false.
+
+A constructor may copy a settings object's field instead (`self.kv_cache_dtype =
+cache_config.cache_dtype if cache_config is not None else "auto"`, `ClassFact.attr_chains`):
+`self.X` then holds what the field's flag gives (`--kv-cache-dtype`), which `KnobIndex.copied`
+resolves as the class's own method would read the chain.
 """
 
 from __future__ import annotations
@@ -53,6 +59,18 @@ class AttributeSources:
         if key not in self._memo:
             self._memo[key] = self._kept_from(facts.module, class_name, attr)
         return self._memo[key]
+
+    def copied_from(self, facts: FileFacts, class_name: str | None, dotted: str) -> str | None:
+        """The attribute chain `self.X` (`dotted`) read in a method of `class_name` holds,
+        when its own constructor copied one there (`ClassFact.attr_chains`:
+        `self.kv_cache_dtype = cache_config.cache_dtype`); None for anything else."""
+        if class_name is None:
+            return None
+        root, _, attr = dotted.partition(".")
+        if root not in OWN_OBJECT or not attr or "." in attr:
+            return None
+        resolved = self._names.classes.get(f"{facts.module}.{class_name}")
+        return resolved.fact.attr_chains.get(attr) if resolved is not None else None
 
     def _kept_from(self, module: str, class_name: str, attr: str) -> KeptFrom | None:
         resolved = self._names.classes.get(f"{module}.{class_name}")
