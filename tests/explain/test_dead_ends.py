@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import checks, indexed_package, offered, page_with_message
 
 from errdex.explain.page import Page
 from errdex.store import Store
@@ -175,6 +175,68 @@ DEAD = {
             with open(path, "rb") as f:
                 return load_str_bytes(f.read(), proto=proto, allow_pickle=allow_pickle)
         """,
+    "dead/plugin.py": """
+        def read_table(path):
+            return {}
+
+
+        class PluginSettings:
+            __slots__ = ("strict", "typed")
+            strict: bool
+            typed: bool
+
+            def __init__(self, options):
+                if options.config_file is None:
+                    return
+                table = read_table(options.config_file)
+                for key in self.__slots__:
+                    setting = table.get(key, False)
+                    if not isinstance(setting, bool):
+                        raise ValueError(f"Setting must be a boolean for key: {key}")
+                    setattr(self, key, setting)
+
+            def to_data(self):
+                return {key: getattr(self, key) for key in self.__slots__}
+
+
+        class Defaults:
+            strict = False
+
+            def __init__(self, options):
+                if options.config_file is None:
+                    return
+                table = read_table(options.config_file)
+                if not isinstance(table.get("strict"), bool):
+                    raise ValueError("The strict default must be a boolean")
+                self.strict = table["strict"]
+
+            def to_data(self):
+                return {"strict": self.strict}
+        """,
+    "dead/flush.py": """
+        import warnings
+
+
+        class Flush:
+            def __init__(self, session):
+                self.session = session
+                self.states = {}
+
+            def register(self, state, operation=None):
+                if not self.session.contains(state):
+                    if not state.deleted and operation is not None:
+                        warnings.warn(f"Object not in session, {operation} will not proceed")
+                    return False
+                self.states[state] = operation
+                return True
+
+            def register_sized(self, state, limit=10):
+                if state.size is not None:
+                    if state.size > limit:
+                        warnings.warn("The state is larger than the limit")
+                    self.states[state] = limit
+                return True
+        """,
 }
 
 
@@ -234,3 +296,32 @@ def test_the_defaults_of_arguments_a_caller_passes_are_not_assumed(dead: Store) 
     # default): the pickle branch is not sure to fail for its users
     page: Page = page_with_message(dead, "dead", "Unknown format")
     assert "no way out" not in page.what_it_means, page.what_it_means
+
+
+def test_an_init_left_before_it_sets_what_its_methods_read_is_no_way_out(dead: Store) -> None:
+    # `config_file` None returns before the slots are set: `to_data()` then fails on them
+    page: Page = page_with_message(dead, "dead", "Setting must be a boolean")
+    assert offered(page) == [], offered(page)
+    assert checks(page), page.what_it_means
+
+
+def test_an_init_left_early_keeps_the_way_out_where_the_class_gives_a_value(dead: Store) -> None:
+    # `strict = False` at the class: an object left early still reads it
+    found = texts(dead, "The strict default must be a boolean")
+    assert any("`config_file` is None" in t for t in found), found
+
+
+def test_turning_the_test_of_a_warning_alone_in_an_exiting_branch_is_no_way_out(
+    dead: Store,
+) -> None:
+    # `deleted` true (or `operation` left out) skips the warning; the branch returns False
+    # all the same
+    page: Page = page_with_message(dead, "dead", "Object not in session")
+    assert offered(page) == [], offered(page)
+    assert checks(page), page.what_it_means
+
+
+def test_a_warnings_own_test_in_a_branch_that_goes_on_stays_a_way_out(dead: Store) -> None:
+    # the branch goes on (no exit after the warning): the bound is the way out
+    found = texts(dead, "The state is larger than the limit")
+    assert any("`limit`" in t or "`size`" in t for t in found), found

@@ -256,6 +256,70 @@ FILES = {
             params.verify()
             return params
         """,
+    "shapes/ranking.py": """
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class Ranking:
+            ranked_ids: list | None = None
+
+            def __post_init__(self):
+                self.count = 0
+
+            def verify(self):
+                self._check_ranked()
+
+            def _check_ranked(self):
+                if self.ranked_ids is not None:
+                    n = len(self.ranked_ids)
+                    if n > 16:
+                        raise ValueError(
+                            f"Requested ranked_ids of length {n}, which is greater than "
+                            "max allowed: 16"
+                        )
+
+
+        @dataclass
+        class Voting:
+            voted_ids: list | None = None
+
+            def __post_init__(self):
+                self.count = 0
+
+            def verify(self):
+                self._check_voted()
+
+            def _check_voted(self):
+                if self.voted_ids is not None and len(self.voted_ids) > 16:
+                    raise ValueError(
+                        f"Requested voted_ids of length {len(self.voted_ids)}, which is "
+                        "greater than max allowed: 16"
+                    )
+
+
+        @dataclass
+        class Search:
+            allowed: list | None = None
+
+            def configure(self, params):
+                params.ranked_ids = self.allowed
+
+            def vote(self, params):
+                params.voted_ids = self.allowed
+
+
+        def search(search_params, prompt):
+            params = Ranking()
+            search_params.configure(params)
+            params.verify()
+            return prompt
+
+
+        def vote(search_params, params):
+            search_params.vote(params)
+            params.verify()
+        """,
     "shapes/_scan.py": """
         class _ClassScan:
             def scan(self, cls):
@@ -505,6 +569,22 @@ def test_a_field_code_outside_the_record_writes_on_it_is_no_keyword_as_given(
     assert _first(shapes, "Replay._check_trace").startswith(
         "Make the argument `trace_ids` of `Replay` a non-empty list, as the message says"
     )
+
+
+def test_a_field_written_only_on_copies_the_package_builds_stays_the_keyword(
+    shapes: Store,
+) -> None:
+    # vllm 0.33.0 sampling_params.py:943: beam search writes `logprob_token_ids` on the
+    # `SamplingParams` it builds itself (`configure_logprobs`, whose every caller hands it a
+    # `SamplingParams(...)` of its own): the user's object is never written, the keyword stays
+    assert _first(shapes, "Ranking._check_ranked") == (
+        "Keep the argument `ranked_ids` of `Ranking` at most 16 long, as the message says: "
+        "“Requested ranked_ids of length VALUE, which is greater than max allowed: 16”"
+    )
+    # a caller handing on an object it was given (the user's, maybe) still counts
+    page = page_in_function(shapes, "shapes", "Voting._check_voted")
+    assert offered(page) == [], offered(page)
+    assert "raises `ValueError` when all of these hold" in page.what_it_means
 
 
 def test_a_keyword_value_no_longer_supported_is_left_out(shapes: Store) -> None:

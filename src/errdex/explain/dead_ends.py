@@ -27,10 +27,10 @@ from errdex.explain.page import ConditionView
 from errdex.explain.refused_ways import KnownValues, if_in, stored
 from errdex.extract.conditions import dotted_name
 from errdex.extract.shapes import is_none
-from errdex.facts import BRANCH_KINDS, ConditionKind
+from errdex.facts import BRANCH_KINDS, ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
 
-__all__ = ["dead_end", "returns_refused"]
+__all__ = ["dead_end", "returns_refused", "warning_alone"]
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 # a test of `self.X` unset, as the text mostly writes it (`_unset`'s shapes)
@@ -47,17 +47,26 @@ def dead_end(condition: ConditionView, facts: Facts) -> bool:
     return facts.once(key, lambda: _dead_end(condition, facts))
 
 
-def _dead_end(condition: ConditionView, facts: Facts) -> bool:
+def _guard_of(condition: ConditionView, facts: Facts) -> tuple[ast.FunctionDef, ast.If] | None:
+    """The site function and the `if` whose test is the condition's, when it reads them."""
     function = facts.site_function()
     guard = if_in(function, condition.line) if function is not None else None
     test = parse_expression(condition.test)
     if function is None or guard is None or test is None:
+        return None
+    return (function, guard) if ast.dump(guard.test) == ast.dump(test) else None
+
+
+def _dead_end(condition: ConditionView, facts: Facts) -> bool:
+    found = _guard_of(condition, facts)
+    if found is None:
         return False
-    if ast.dump(guard.test) != ast.dump(test):
-        return False
+    function, guard = found
     taken = guard.orelse if condition.holds else guard.body  # the branch the way out takes
-    return _skips_item(function, guard, taken, facts) or _skips_setup(
-        function, guard, condition, taken, facts
+    return (
+        _skips_item(function, guard, taken, facts)
+        or _skips_setup(function, guard, condition, taken, facts)
+        or _half_built(function, guard, condition, facts)
     )
 
 
@@ -116,6 +125,160 @@ def _skips_setup(
     return any(
         _unset_before(owner, function, guard, attr) and _required(owner, function, attr)
         for attr in made
+    )
+
+
+def _half_built(
+    function: ast.FunctionDef, guard: ast.If, condition: ConditionView, facts: Facts
+) -> bool:
+    """The way out is a bare `return` of `__init__` taken before the code that sets the
+    object's attributes (`self.x = ...`, `setattr(self, key, ...)`), where the class gives
+    them no value of its own and another method reads them (`self.x`, `getattr(self,
+    key)`): the object is left without them, and its first use fails on the attribute."""
+    if function.name != "__init__" or condition.kind is not ConditionKind.EARLY_EXIT:
+        return False
+    taken = guard.orelse if condition.holds else guard.body
+    if not taken or not _bare_return(taken[-1]) or guard not in function.body:
+        return False
+    at = function.body.index(guard)
+    skipped = function.body[at + 1 :]
+    if not any(_holds_line(s, facts.stored.site.line) for s in skipped):
+        return False
+    made, dynamic = _attributes_made(skipped)
+    before, before_dynamic = _attributes_made([*function.body[:at], *taken])
+    if before_dynamic:
+        return False
+    owner = facts.own_class()
+    if owner is None or _defines(owner, "__getattr__"):
+        return False
+    missing = made - before - _class_values(owner)
+    methods = [
+        m
+        for m in owner.body
+        if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef) and m.name != "__init__"
+    ]
+    for method in methods:
+        for node in walk(method):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.ctx, ast.Load)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "self"
+                and node.attr in missing
+            ):
+                return True
+            if dynamic and _getattr_of_self(node):
+                return True
+    return False
+
+
+def warning_alone(condition: ConditionView, facts: Facts) -> bool:
+    """Whether the condition's `if` holds a warning alone and sits in the branch of an outer
+    `if` that then gives up (`if not in_session: if not state.deleted and operation is not
+    None: warn("Object ... not in session, ... will not proceed"); return False`): the
+    branch gives up whatever the inner test is, and the test only picks when to tell.
+    An argument turned so that it fails hides the warning and avoids nothing; a setting
+    the user gave to ask for what is given up (a request's `watermarking: true`) is read
+    by the rules of settings, not here."""
+    site = facts.stored.site
+    if site.kind not in (SiteKind.LOG, SiteKind.WARN):
+        return False
+    if condition.kind not in BRANCH_KINDS or not condition.holds:
+        return False
+    return facts.once(f"warning_alone:{condition.line}", lambda: _warning_alone(condition, facts))
+
+
+def _warning_alone(condition: ConditionView, facts: Facts) -> bool:
+    """The shape `warning_alone` reads: the site alone under the condition's `if` (no
+    `else`), that `if` in the body of an outer `if` whose last statement, after it, exits."""
+    found = _guard_of(condition, facts)
+    if found is None:
+        return False
+    function, guard = found
+    alone = len(guard.body) == 1 and _holds_line(guard.body[0], facts.stored.site.line)
+    if guard.orelse or not alone:
+        return False
+    outer = next(
+        (n for n in walk(function) if isinstance(n, ast.If) and any(s is guard for s in n.body)),
+        None,
+    )
+    if outer is None:
+        return False
+    after = outer.body[[id(s) for s in outer.body].index(id(guard)) + 1 :]
+    return bool(after) and _gives_up(after[-1])
+
+
+def _gives_up(statement: ast.stmt) -> bool:
+    """`return`, `return None`, `return False`, `continue`, `break`: nothing done."""
+    if isinstance(statement, ast.Continue | ast.Break):
+        return True
+    if not isinstance(statement, ast.Return):
+        return False
+    value = statement.value
+    return value is None or (isinstance(value, ast.Constant) and value.value in (None, False))
+
+
+def _bare_return(statement: ast.stmt) -> bool:
+    return isinstance(statement, ast.Return) and (
+        statement.value is None or is_none(statement.value)
+    )
+
+
+def _attributes_made(block: list[ast.stmt]) -> tuple[set[str], bool]:
+    """The `self.X` a block assigns, and whether it sets one by a computed name
+    (`setattr(self, key, value)`)."""
+    named = _self_attributes(block)
+    dynamic = False
+    for statement in block:
+        for node in walk(statement):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "setattr"
+                and len(node.args) == 3
+                and isinstance(node.args[0], ast.Name)
+                and node.args[0].id == "self"
+            ):
+                key = node.args[1]
+                if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                    named.add(key.value)
+                else:
+                    dynamic = True
+    return named, dynamic
+
+
+def _defines(owner: ast.ClassDef, name: str) -> bool:
+    return any(
+        isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef) and m.name == name for m in owner.body
+    )
+
+
+def _class_values(owner: ast.ClassDef) -> set[str]:
+    """The names the class body gives a value (`x = 0`, `x: int = 0`): an instance without
+    its own still reads them."""
+    found: set[str] = set()
+    for statement in owner.body:
+        if isinstance(statement, ast.Assign):
+            found |= {t.id for t in statement.targets if isinstance(t, ast.Name)}
+        elif (
+            isinstance(statement, ast.AnnAssign)
+            and statement.value is not None
+            and isinstance(statement.target, ast.Name)
+        ):
+            found.add(statement.target.id)
+    return found
+
+
+def _getattr_of_self(node: ast.AST) -> bool:
+    """`getattr(self, key)` with no default: it raises for an attribute never set."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "getattr"
+        and len(node.args) == 2
+        and not node.keywords
+        and isinstance(node.args[0], ast.Name)
+        and node.args[0].id == "self"
     )
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from errdex.ast_walk import walk
 from errdex.explain.chain_branches import chain_arms
 from errdex.explain.context import Facts
-from errdex.explain.dead_ends import returns_refused
+from errdex.explain.dead_ends import returns_refused, warning_alone
 from errdex.explain.declared_fields import declared_keyword, declared_required
 from errdex.explain.empty_objects import empty_is_nonsense
 from errdex.explain.init_values import allows, decided
@@ -37,6 +37,7 @@ from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
 from errdex.explain.private_names import private_name
 from errdex.explain.refused_ways import FALSY, flipped_value, part_may_trip, passed_refused
+from errdex.explain.unpacked_params import unpacked_params
 from errdex.explain.user_call import required_arguments, user_call
 from errdex.extract.conditions import dotted_name
 from errdex.extract.shapes import and_parts
@@ -93,6 +94,9 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
     earlier_exit = condition.kind is ConditionKind.EARLY_EXIT and condition.line < nearest
     if earlier_exit and _has_key_test(node):
         return None
+    if warning_alone(condition, facts):
+        # a test that only picks when to tell of a branch that gives up all the same
+        return None
     if passes_none_back(condition, facts):
         # a converter or a refusing default: None in, None out, so passing None gives up
         # the value (none_passthrough)
@@ -100,7 +104,7 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
     mode = "public" if public else "keyed" if keyed else "method"
     exit_ = condition.kind is ConditionKind.EARLY_EXIT
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
-        keys = _input_instead(node, facts, function, mode, exit_)
+        keys = _input_instead(node, facts, function, mode, exit_, condition.line)
         if keys is not None or keyed:
             return keys
         # making one conjunct false avoids the check: the first on the input will do, but
@@ -112,7 +116,7 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
         # raise` for a `--x/--no-x` option, and `hide_input` no other guard reads
         given = []
         for part in node.values:
-            found = _input_instead(part, facts, function, mode, exit_)
+            found = _input_instead(part, facts, function, mode, exit_, condition.line)
             if found is None:
                 continue
             if returns_refused(part, condition, facts):
@@ -131,7 +135,7 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
             # set, where None drops it
             return given[1]
         return given[0] if given else None
-    return _input_instead(node, facts, function, mode, exit_)
+    return _input_instead(node, facts, function, mode, exit_, condition.line)
 
 
 # The ways out that guards before the check read too: (the argument, how it would be
@@ -256,7 +260,7 @@ def _keys_only(node: ast.expr) -> bool:
 
 
 def _input_instead(
-    node: ast.expr, facts: Facts, function: str, mode: str, exit_: bool = False
+    node: ast.expr, facts: Facts, function: str, mode: str, exit_: bool = False, line: int = 0
 ) -> Given | None:
     """What to pass for one condition whose names the input decides; `mode` says which
     names are the input: a public function's arguments ("public"), the keyword its class's
@@ -308,6 +312,9 @@ def _input_instead(
             # `_adapt`, `_check`: a keyword named private is the package's own to pass (its
             # descriptor, its merge); a user never writes it, and turning it over skips the
             # check with the value that fails it still there
+            others.add(name)
+        elif name in params and name in unpacked_params(facts, line):
+            # bound again to a part of what a call returned: the check reads that part
             others.add(name)
         elif name in params:
             inputs[name] = argument(name)

@@ -15,6 +15,7 @@ A page of such a site has nothing to report to the project, and no way out to of
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from collections.abc import Sequence
 
@@ -38,11 +39,13 @@ from errdex.explain.page import Caller, ConditionView
 from errdex.explain.plain import code
 from errdex.explain.private_names import private_name
 from errdex.explain.unreached import passed_sentence
+from errdex.extract.shapes import and_parts
 from errdex.facts import ConditionKind, ErrorSite, SiteKind
+from errdex.link.expression_texts import parse_expression
 from errdex.store import Store
 from errdex.store.base import StoredSite
 
-__all__ = ["caught_by_callers", "never_runs", "no_action_sentence"]
+__all__ = ["caught_by_callers", "never_runs", "never_true_here", "no_action_sentence"]
 
 _BROAD = ("Exception", "BaseException")
 
@@ -67,6 +70,77 @@ def never_runs(facts: Facts) -> str | None:
                 "fix or report."
             )
     return None
+
+
+def never_true_here(facts: Facts) -> str | None:
+    """Why this message is never the one raised at the site, when a test of its path is on
+    a builtin class and so known false there (None when no such test is found)."""
+    return facts.once("builtin_class_test", lambda: _builtin_class_test(facts))
+
+
+def _builtin_class_test(facts: Facts) -> str | None:
+    """A held `isinstance(N, T)` (or its `not`) on a builtin class's name the function
+    does not bind, against builtin classes: its value is known, and when it is false the
+    path never runs. A shared helper's variant read at its call (`assert_arg_type(cls_,
+    type, "cls_")` into `if isinstance(argtype, tuple): raise ...("one of type ...")`) is
+    the usual case: the builtin `type` is a class, never a tuple, so this call raises the
+    helper's other message for the same input, and the ways out of the test they share
+    (`not isinstance(arg, argtype)`) stay."""
+    bound = {b.name for b in facts.bindings} | set(facts.read.params)
+    for condition in facts.held:
+        node = parse_expression(condition.text)  # what holds on the path, as the call reads
+        if node is None:
+            continue
+        parts = and_parts(node)
+        for part in parts:
+            negative = isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not)
+            inner = part.operand if isinstance(part, ast.UnaryOp) and negative else part
+            known = _builtin_instance(inner, bound)
+            if known is None or known != negative:
+                continue  # not known, or true as the path needs it
+            assert isinstance(inner, ast.Call)
+            name, kinds = ast.unparse(inner.args[0]), ast.unparse(inner.args[1])
+            site_is_helper = facts.stored.site.kind is SiteKind.HELPER
+            where = f"line {condition.line}" + (" of the helper" if site_is_helper else "")
+            return (
+                f"This message needs `{ast.unparse(part)}` to be true ({where}), and "
+                f"`{name}` there is Python's built-in class `{name}`, which "
+                f"{'is' if known else 'is never'} an instance of `{kinds}`: this call raises "
+                "the helper's other message for the same input, never this one."
+                if site_is_helper
+                else f"This message needs `{ast.unparse(part)}` to be true ({where}), and "
+                f"`{name}` there is Python's built-in class `{name}`, which "
+                f"{'is' if known else 'is never'} an instance of `{kinds}`: it is never "
+                "raised."
+            )
+    return None
+
+
+def _builtin_instance(node: ast.expr, bound: set[str]) -> bool | None:
+    """The value of `isinstance(N, T)` where `N` names a builtin class the function does
+    not bind and `T` a builtin class (or a tuple of them); None for any other shape."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "isinstance"
+        and node.func.id not in bound
+        and len(node.args) == 2
+        and not node.keywords
+    ):
+        return None
+    subject = _builtin_class(node.args[0], bound)
+    kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+    classes = [_builtin_class(k, bound) for k in kinds]
+    if subject is None or not classes or any(c is None for c in classes):
+        return None
+    return isinstance(subject, tuple(c for c in classes if c is not None))
+
+
+def _builtin_class(node: ast.expr, bound: set[str]) -> type | None:
+    if not isinstance(node, ast.Name) or node.id in bound:
+        return None
+    found = getattr(builtins, node.id, None)
+    return found if isinstance(found, type) else None
 
 
 def _as_script(facts: Facts) -> str | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from errdex.ast_walk import walk
 from errdex.explain.across_pages import AcrossPages
@@ -42,6 +43,9 @@ _HOLDER_BEFORE = re.compile(rf"{_HOLDER}\Z")
 _FILES: AcrossPages[dict[str, tuple[str, ...]]] = AcrossPages(4)
 # (revision, field) → whether one of those files writes it outside the class
 _WRITTEN: AcrossPages[bool] = AcrossPages(1024)
+# (revision, a function's parameter) → whether every call of the version hands it a copy
+# the caller builds
+_FRESH: AcrossPages[bool] = AcrossPages(1024)
 
 
 def written_outside(facts: Facts, field: str) -> bool:
@@ -55,7 +59,11 @@ def written_outside(facts: Facts, field: str) -> bool:
 
     def written() -> bool:
         files = _FILES.kept(revision, lambda: _writing_files(file_text, version_paths()))
-        return any(_file_writes(file_text(path), field) for path in files.get(field, ()))
+        handed: list[_Handed] = []
+        if any(_file_writes(file_text(path), field, handed) for path in files.get(field, ())):
+            return True
+        paths = version_paths() if handed else ()
+        return not all(_fresh_everywhere(revision, file_text, paths, h) for h in set(handed))
 
     return _WRITTEN.kept((revision, field), written)
 
@@ -81,7 +89,7 @@ def _writing_files(
     return {name: tuple(files) for name, files in found.items()}
 
 
-def _file_writes(text: str | None, field: str) -> bool:
+def _file_writes(text: str | None, field: str, handed: list[_Handed]) -> bool:
     """`_writes` of the top-level blocks of the file holding a write of `<name>.<field>`
     on a name other than `self`/`cls`, each parsed alone where it can be (the whole file
     else)."""
@@ -93,18 +101,20 @@ def _file_writes(text: str | None, field: str) -> bool:
         line = text.count("\n", 0, found.start()) + 1
         block = top_block_at(text, line)
         if block is None:
-            return _writes(parse_module(text), field)
+            return _writes(parse_module(text), field, handed)
         if block.lineno not in seen:
             seen.add(block.lineno)
-            if _writes(block, field):
+            if _writes(block, field, handed):
                 return True
     return False
 
 
-def _writes(tree: ast.AST | None, field: str) -> bool:
+def _writes(tree: ast.AST | None, field: str, handed: list[_Handed]) -> bool:
     """Whether a statement of the module sets `<name>.<field>` on a name other than
     `self`/`cls` to a value other than that name's own `<field>` (a file that does not
-    parse: as if it did)."""
+    parse: as if it did). A write on an object the function builds itself
+    (`params = Params(...)`) is none of the user's; one on an object a parameter holds is
+    kept in `handed`, for the calls of the function to say whose it is."""
     if tree is None:
         return True
     for function in walk(tree):
@@ -124,9 +134,110 @@ def _writes(tree: ast.AST | None, field: str) -> bool:
                     return True  # at a module's top: no function's locals to follow
                 if sources is None:
                     sources = _locals(function)
-                if not _carried_on(value, target.value.id, field, sources):
+                holder = target.value.id
+                if _carried_on(value, holder, field, sources) or _built(holder, sources):
+                    continue
+                given = _parameter(function, holder)
+                if given is None or holder in sources:
                     return True
+                handed.append(given)
     return False
+
+
+@dataclass(frozen=True)
+class _Handed:
+    """A function's parameter whose object the function writes a field on: `name` of the
+    function, the parameter's place in a call (counted without `self`/`cls` for a method)
+    and its keyword."""
+
+    function: str
+    index: int
+    keyword: str
+
+
+def _parameter(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> _Handed | None:
+    arguments = [*function.args.posonlyargs, *function.args.args]
+    names = [a.arg for a in arguments]
+    if name not in names:
+        if any(a.arg == name for a in function.args.kwonlyargs):
+            return _Handed(function.name, -1, name)
+        return None
+    index = names.index(name)
+    if names and names[0] in _WRITERS:
+        index -= 1  # a method, called through its object
+    return _Handed(function.name, index, name)
+
+
+def _built(name: str, sources: dict[str, list[ast.AST]]) -> bool:
+    """Whether the function binds `name` only to objects it builds by calling a class
+    (`sampling_params = SamplingParams(...)`): a copy of its own, not the user's."""
+    values = sources.get(name, [])
+    return bool(values) and all(_constructed(v) for v in values)
+
+
+def _constructed(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return last[:1].isupper() and not last.isupper()
+
+
+def _fresh_everywhere(
+    revision: str, file_text: Callable[[str], str | None], paths: Sequence[str], handed: _Handed
+) -> bool:
+    """Whether the version calls `handed.function` at least once and every call hands, for
+    the parameter, an object the calling function builds itself (`_built`); a file that
+    does not parse, or a call not read, answers no."""
+    return _FRESH.kept((revision, handed), lambda: _fresh(file_text, paths, handed))
+
+
+def _fresh(file_text: Callable[[str], str | None], paths: Sequence[str], handed: _Handed) -> bool:
+    call = re.compile(rf"(?<![\w])(?<!def ){re.escape(handed.function)}\(")
+    seen = 0
+    for path in paths:
+        text = file_text(path) if path.endswith(".py") else None
+        if text is None or handed.function not in text or not call.search(text):
+            continue
+        tree = parse_module(text)
+        if tree is None:
+            return False
+        calls = _calls_in(tree, handed.function)
+        seen += len(calls)
+        if not all(_hands_built(function, node, handed) for function, node in calls):
+            return False
+    return seen > 0
+
+
+def _calls_in(tree: ast.AST, name: str) -> list[tuple[ast.AST, ast.Call]]:
+    """Each call of `name` (`name(...)`, `x.name(...)`) with the function (or module)
+    whose own statements hold it."""
+    found: list[tuple[ast.AST, ast.Call]] = []
+    for scope in walk(tree):
+        if not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module):
+            continue
+        for node in _own_statements(scope):
+            if isinstance(node, ast.Call):
+                func = node.func
+                called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if called == name:
+                    found.append((scope, node))
+    return found
+
+
+def _hands_built(scope: ast.AST, node: ast.Call, handed: _Handed) -> bool:
+    given = next((k.value for k in node.keywords if k.arg == handed.keyword), None)
+    if given is None and 0 <= handed.index < len(node.args):
+        given = node.args[handed.index]
+    if given is None or isinstance(given, ast.Starred):
+        return False
+    if _constructed(given):
+        return True
+    if not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    if not isinstance(given, ast.Name) or _parameter(scope, given.id) is not None:
+        return False
+    return _built(given.id, _locals(scope))
 
 
 def _own_statements(scope: ast.AST) -> list[ast.AST]:

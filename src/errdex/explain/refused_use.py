@@ -8,7 +8,8 @@ that the program cannot get. Any other class raised (`ValueError`, `TypeError`, 
 argument, declaration, data or call order more often than a bug (click's `Boolean option
 cannot use the same flag for true/false`, httpx's `Cannot send a request, as the client has
 been closed`). A log record or a warning reports what the program met, as its authors
-foresaw. For those the page says plainly that errdex found no setting or argument behind
+foresaw; the page does not call it harmless, since what it reports may be a step skipped or
+a failure to come. For those the page says plainly that errdex found no setting or argument behind
 the conditions and that the message and the traceback tell what was refused, not that the
 project should hear of it.
 
@@ -43,7 +44,9 @@ def refused_use(facts: Facts) -> str | None:
     (or a raise of no known class)."""
     site = facts.stored.site
     if site.kind in (SiteKind.LOG, SiteKind.WARN):
-        return f"{NOT_FOLLOWED} The message says what the program met; it is no error by itself."
+        # whether it is harmless is not known: the step it reports may be skipped ("will
+        # not proceed") or fail later (a connection string without its driver)
+        return f"{NOT_FOLLOWED} The message says what the program met."
     helper = site.kind == SiteKind.HELPER and _users_call(facts)
     if (site.kind != SiteKind.RAISE and not helper) or not site.exception:
         return None

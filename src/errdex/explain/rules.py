@@ -5,6 +5,7 @@ only from the facts (conditions, bindings, callers, knobs, the exception class, 
 from __future__ import annotations
 
 import ast
+import re
 
 from errdex.ast_walk import walk
 from errdex.explain.abstract import enforced_abstract
@@ -23,7 +24,7 @@ from errdex.explain.inputs import TRIPPING
 from errdex.explain.kept_argument import kept_sentence
 from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.network_try import sent_request
-from errdex.explain.no_action import no_action_sentence
+from errdex.explain.no_action import never_true_here, no_action_sentence
 from errdex.explain.overrides import package_made_sentence
 from errdex.explain.own_handler import caught_without_replacement, own_handler
 from errdex.explain.page import (
@@ -53,6 +54,7 @@ from errdex.explain.user_values import user_value_sentence
 from errdex.explain.waiting_branch import waiting_branches, waiting_sentence
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.linked_facts import NAMED_IN_MESSAGE
+from errdex.reading_facts import TryRead
 from errdex.store.base import StoredSite
 
 _MAX_REASONS = 6
@@ -116,6 +118,9 @@ def what_it_means(facts: Facts) -> str:
     else:
         first += "; nothing in its function guards it."
     sentences = [first, *ran_out_sentences(facts.conditions)]
+    never = never_true_here(facts)
+    if never is not None:
+        sentences.append(never)  # a variant of a shared helper this call never raises
     nothing_to_do = no_action_sentence(facts)
     sentences.extend(_except_sentences(facts, check=nothing_to_do is None))
     handler = own_handler(facts)
@@ -400,7 +405,10 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
         if tried.imports:
             what = "importing " + ", ".join(code(m) for m in tried.imports[:3])
         elif tried.calls:
-            what = " or ".join(code(c) for c in failing_calls(tried.calls)[:2])
+            shown = failing_calls(tried.calls)[:2]
+            what = " or ".join(code(c) for c in shown)
+            if _calls_more(tried, shown):  # the `try` is not narrowed to those it names
+                what = ", ".join(code(c) for c in shown) + " or another call in it"
         else:
             continue
         request = sent_request(facts) if innermost else None
@@ -468,6 +476,23 @@ def _no_solution(facts: Facts) -> str:
 
 # What `assignment_targets` reads a target of.
 _ASSIGNING = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)
+# Names a `try` calls that are not what fails in it (logging, counting, reading a mapping).
+_QUIET_CALLEES = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print"}
+    | {"range", "len", "isinstance", "issubclass", "hasattr", "callable", "str", "repr"}
+    | {"bool", "id", "type", "enumerate", "zip", "items", "keys", "values", "copy", "get"}
+    | {"time", "monotonic", "perf_counter", "getLogger", "any", "all", "sorted", "min"}
+    | {"max", "sum", "append", "extend"}
+)
+_CALLED = re.compile(r"(?:[\w.]*\.)?(\w+)\(")  # the name a call's text calls
+# Methods that change a list, a dict or a set in place.
+_MUTATORS = frozenset(
+    {"append", "extend", "insert", "add", "update", "setdefault", "remove", "discard", "pop"}
+    | {"clear", "popitem", "sort", "reverse"}
+)
+# A container written out as a literal (`[]`, `{"a": 1}`, `set()`): what a later in-place
+# change makes it no longer is
+_LITERAL_CONTAINER = re.compile(r"^\s*(?:[\[{]|(?:list|dict|set)\(\s*\)\s*$)")
 
 
 def _rebound(facts: Facts) -> list[BindingView]:
@@ -479,15 +504,51 @@ def _rebound(facts: Facts) -> list[BindingView]:
         return []
     site = facts.stored.site.line
     assigned: dict[str, list[int]] = {}
+    changed: dict[str, list[int]] = {}
     for node in walk(function):
+        if _mutating_call(node):
+            # `packages.append(...)`: a container bound as a literal and filled in is not
+            # the literal at the site
+            assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            assert isinstance(node.func.value, ast.Name)
+            changed.setdefault(node.func.value.id, []).append(node.lineno)
+            continue
         if not isinstance(node, _ASSIGNING):  # most nodes: the test alone
             continue
         for target in assignment_targets(node):
             for name in stored_roots(target):
                 assigned.setdefault(name, []).append(target.lineno)
+    for b in local:
+        if _LITERAL_CONTAINER.match(b.value):
+            assigned.setdefault(b.name, []).extend(changed.get(b.name, []))
     return [
         b for b in local if any((b.line or 0) < line < site for line in assigned.get(b.name, []))
     ]
+
+
+def _calls_more(tried: TryRead, shown: list[str]) -> bool:
+    """Whether the `try` calls more than the calls a page names of it: a third that may
+    fail, or a name it calls that none of them writes (its calls are kept three at most,
+    the names it calls more)."""
+    text = " ".join(shown)
+    rest = [_CALLED.match(c) for c in failing_calls(tried.calls)[len(shown) :]]
+    names = [*tried.callees, *(m.group(1) for m in rest if m)]
+    return any(
+        name.removesuffix("_once") not in _QUIET_CALLEES  # `logger.warning_once`
+        and not re.search(rf"(?<![\w]){re.escape(name)}\b", text)
+        for name in names
+    )
+
+
+def _mutating_call(node: ast.AST) -> bool:
+    """A call of a method that changes a container in place on a plain name
+    (`names.append(x)`, `seen.add(x)`, `table.update(...)`)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _MUTATORS
+        and isinstance(node.func.value, ast.Name)
+    )
 
 
 def _context(facts: Facts) -> str:
