@@ -77,3 +77,42 @@ def test_a_field_default_of_any_literal_is_kept() -> None:
         "ratio": "0.5",
         "enabled": "True",
     }
+
+
+def test_a_key_set_over_the_callers_value_is_not_the_callers() -> None:
+    # set after its default, or whatever the caller gave: the caller's keyword never reaches
+    # `EngineArgs`, and the default is not what the key holds
+    forced = CLIENT.replace(
+        'kwargs.pop("legacy", None)',
+        'kwargs.pop("legacy", None)\n            kwargs["disable_log_stats"] = False\n'
+        "            kwargs.update(max_len=1024)",
+    )
+    client = class_of(forced, "Client")
+    assert client.kwargs_into == {
+        "EngineArgs": ("disable_log_stats", "legacy", "max_len", "model", "seed")
+    }
+    assert client.kwargs_defaults == {}
+
+
+def test_a_key_set_under_a_test_of_something_else_is_not_the_callers() -> None:
+    guarded = CLIENT.replace(
+        'kwargs.pop("legacy", None)',
+        'kwargs.pop("legacy", None)\n            if seed:\n'
+        '                kwargs["disable_log_stats"] = False',
+    )
+    client = class_of(guarded, "Client")
+    assert "disable_log_stats" in client.kwargs_into["EngineArgs"]
+    assert client.kwargs_defaults == {"max_len": "512"}
+
+
+def test_the_first_default_given_holds_and_a_key_set_by_a_name_keeps_no_fact() -> None:
+    twice = CLIENT.replace(
+        'kwargs.setdefault("max_len", 512)',
+        'kwargs.setdefault("max_len", 512)\n            kwargs.setdefault("max_len", 64)',
+    )
+    assert class_of(twice, "Client").kwargs_defaults["max_len"] == "512"
+    by_name = CLIENT.replace(
+        'kwargs.pop("legacy", None)', "for key in names:\n                kwargs[key] = None"
+    )
+    client = class_of(by_name, "Client")
+    assert (client.kwargs_into, client.kwargs_defaults) == ({}, {})

@@ -14,17 +14,26 @@ kept keeps the solution. Only the declaring call is read, memoised per file cont
 from __future__ import annotations
 
 import ast
+import operator
+import re
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
 
 from errdex.explain.across_pages import AcrossPages
 from errdex.explain.context import Facts
 from errdex.explain.page import Solution
+from errdex.explain.sliced import COMPARE
 from errdex.extract.field_defaults import call_arguments
 from errdex.facts import KnobKind
+from errdex.link.expression_texts import parse_expression
 from errdex.store.base import Store, StoredSite
 
-__all__ = ["never_none_flag"]
+__all__ = ["left_out_value", "never_none_flag"]
 
 _NONE_FORM = "Do not pass `{}` in any form"
+_FOR_NONE = re.compile(r"\(so that `([A-Za-z_]\w*)` is None\)")
 # (the version's revision, file, flag) -> whether every declaration defaults to a value (a
 # revision is the hash of the version's content: the file's text is the same for every page)
 _SEEN: AcrossPages[bool] = AcrossPages(4096)
@@ -95,3 +104,81 @@ def _literal_default(call: str) -> bool:
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return False
     return value is not None
+
+
+# a test of one name against a literal, as `operator` makes it
+_TESTS: dict[type[ast.cmpop], Callable[[Any, Any], object]] = {
+    ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+    **COMPARE,
+}
+
+
+def left_out_value(facts: Facts, solution: Solution) -> Solution | None:
+    """ "Do not pass `--x` in any form (so that `v` is None)" for a flag whose known default
+    is a literal other than None, True and False (`0`, `'auto'`): left out, `v` is that
+    value, not None. Said so ("left out, `v` is `0`, so that `v < 0` does not hold") when
+    the value makes a held test of `v` alone false; else dropped, as its value may fail the
+    check too. Any other solution is returned as it is."""
+    flag = solution.knob
+    if flag is None or not solution.text.startswith(_NONE_FORM.format(flag)):
+        return solution
+    knob = next((k for k in facts.knobs if k.kind == KnobKind.FLAG and k.name == flag), None)
+    if knob is None or knob.default is None or knob.default in ("None", "True", "False"):
+        return solution
+    try:
+        value = ast.literal_eval(knob.default)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return solution  # another class's field, not a value
+    found = _FOR_NONE.search(solution.text)
+    if found is None:
+        return solution
+    said, name = found.group(0), found.group(1)
+    for held in facts.held:
+        if _false_with(held.text, name, value):
+            reason = (
+                f"(left out, `{name}` is `{knob.default}`, so that `{held.text}` does not hold)"
+            )
+            return msgspec.structs.replace(solution, text=solution.text.replace(said, reason))
+    return None
+
+
+def _false_with(text: str, name: str, value: object) -> bool:
+    """Whether the test `text` (`name` against literals, `and`/`or`/`not` of such) is false
+    when `name` holds `value`."""
+    node = parse_expression(text)
+    return node is not None and _truth(node, name, value) is False
+
+
+def _truth(node: ast.expr, name: str, value: object) -> bool | None:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _truth(node.operand, name, value)
+        return None if inner is None else not inner
+    if isinstance(node, ast.BoolOp):
+        parts = [_truth(part, name, value) for part in node.values]
+        decisive = isinstance(node.op, ast.Or)  # the value that decides alone
+        if decisive in parts:
+            return decisive
+        return None if None in parts else not decisive
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return None
+    op = _TESTS.get(type(node.ops[0]))
+    sides = [_side(part, name, value) for part in (node.left, node.comparators[0])]
+    if op is None or _UNKNOWN in sides:
+        return None
+    try:
+        return bool(op(*sides))
+    except (TypeError, ValueError, ArithmeticError):
+        return None  # a comparison the value does not take
+
+
+_UNKNOWN = object()
+
+
+def _side(node: ast.expr, name: str, value: object) -> object:
+    if isinstance(node, ast.Name):
+        return value if node.id == name else _UNKNOWN
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return _UNKNOWN

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable
+from typing import Any
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
@@ -23,7 +24,8 @@ from errdex.facts import Condition
 from errdex.link.expression_texts import parse_expression
 
 _SUBSCRIPTS = frozenset({"__getitem__", "__setitem__", "__delitem__"})
-_COMPARE: dict[type[ast.cmpop], Callable[[int, int], bool]] = {
+# a comparison of two known values, as `operator` makes it
+COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
     ast.Eq: operator.eq,
     ast.NotEq: operator.ne,
     ast.Lt: operator.lt,
@@ -112,5 +114,5 @@ def _holds_for_step_one(test: ast.expr, step: str) -> bool | None:
         and type(test.comparators[0].value) is int
     ):
         return None
-    compare = _COMPARE.get(type(test.ops[0]))
+    compare = COMPARE.get(type(test.ops[0]))
     return None if compare is None else compare(1, test.comparators[0].value)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 import msgspec
 
 from errdex.explain.context import Explanation, Facts
-from errdex.explain.defaulted_flags import never_none_flag
+from errdex.explain.defaulted_flags import left_out_value, never_none_flag
 from errdex.explain.handler_notes import INTERPRETER_VARIABLES
 from errdex.explain.loops_back import leads_back
 from errdex.explain.page import Knob, Solution
@@ -102,6 +102,10 @@ def verified_explanation(
     for solution in out.solutions:
         if leads_back(solution, facts) or never_none_flag(store, stored, facts, solution):
             continue
+        worded = left_out_value(facts, solution)
+        if worded is None:
+            continue  # left out, the flag gives a value that may fail the check too
+        solution = worded
         retired = retired_flag(store, stored, facts, solution)
         if retired is not None:
             if retired.note() not in said:
@@ -128,7 +132,7 @@ def verified_explanation(
                 f"no {names} (no flag, variable or parameter of that name), so it is no way "
                 "out offered here."
             )
-    if len(kept) == len(out.solutions) and not said:
+    if kept == out.solutions and not said:
         fix = out.example_fix
         if fix is not None and check.fix_missing(fix.after):
             return replace(out, example_fix=None)

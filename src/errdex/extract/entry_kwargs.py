@@ -62,13 +62,15 @@ def kwargs_passing(
             named.update(k.arg for k in node.keywords if k.arg is not None)
     if not into:
         return {}, {}
-    defaults = {
-        key: value
-        for stmt in tree.body
-        if (found := _default_given(stmt, kwargs)) is not None
-        for key, value in (found,)
-        if key not in taken
-    }
+    overridden = _overridden(tree.body, kwargs, frozenset(), frozenset())
+    if overridden is None:
+        return {}, {}  # a key set by a name, or a mapping merged in: any keyword may be
+    taken |= overridden
+    defaults: dict[str, str] = {}
+    for stmt in tree.body:
+        found = _default_given(stmt, kwargs)
+        if found is not None and found[0] not in taken:
+            defaults.setdefault(*found)  # the first one given holds: the key is in after it
     return {c: tuple(sorted(named | taken)) for c, named in into.items()}, defaults
 
 
@@ -139,6 +141,100 @@ def _default_given(stmt: ast.stmt, kwargs: str) -> tuple[str, str] | None:
         return None
     value = literal_text(assign.value)
     return (key, value) if value is not None else None
+
+
+def _overridden(
+    body: list[ast.stmt], kwargs: str, given: frozenset[str], absent: frozenset[str]
+) -> set[str] | None:
+    """The keys the constructor sets over whatever the caller gave (`kwargs["k"] = v`,
+    `kwargs.update(k=v)`, under no test or a test of something else), so the caller's
+    keyword does not reach the call: not a key set only when left out (under `"k" not in
+    kwargs`), nor the caller's own value converted (under `"k" in kwargs` to anything but
+    a literal, or a value that reads `kwargs`). None when a key is set by a name."""
+    out: set[str] = set()
+    for stmt in body:
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if isinstance(stmt, ast.If):
+            present, missing = _keys_tested(stmt.test, kwargs)
+            inner = _overridden(stmt.body, kwargs, given | present, absent | missing)
+            if isinstance(stmt.test, ast.BoolOp):
+                present = missing = frozenset()  # the `else` of `a and b`: either may fail
+            other = _overridden(stmt.orelse, kwargs, given | missing, absent | present)
+            if inner is None or other is None:
+                return None
+            out |= inner | other
+            continue
+        nested = [
+            block
+            for field in ("body", "orelse", "finalbody")
+            if isinstance(block := getattr(stmt, field, None), list)
+        ]
+        nested += [h.body for h in getattr(stmt, "handlers", ())]
+        nested += [c.body for c in getattr(stmt, "cases", ())]
+        for block in nested:
+            found = _overridden(block, kwargs, given, absent)
+            if found is None:
+                return None
+            out |= found
+        for key, reads, literal in _keys_set(stmt, kwargs):
+            if key is None:
+                return None
+            if key in absent or reads or (key in given and not literal):
+                continue  # a default, or the caller's own value converted
+            out.add(key)
+    return out
+
+
+def _keys_tested(test: ast.expr, kwargs: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(keys `test` holds are in `kwargs`, keys it holds are not): `"k" in kwargs`, `"k"
+    not in kwargs`, alone or as conjuncts of an `and`."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    present: set[str] = set()
+    missing: set[str] = set()
+    for part in parts:
+        if not (
+            isinstance(part, ast.Compare)
+            and len(part.ops) == 1
+            and _is_name(part.comparators[0], kwargs)
+            and (key := _string(part.left)) is not None
+        ):
+            continue
+        if isinstance(part.ops[0], ast.In):
+            present.add(key)
+        elif isinstance(part.ops[0], ast.NotIn):
+            missing.add(key)
+    return frozenset(present), frozenset(missing)
+
+
+def _keys_set(stmt: ast.stmt, kwargs: str) -> list[tuple[str | None, bool, bool]]:
+    """The keys a simple statement sets in `kwargs` (None for one set by a name or a mapping
+    merged in), each with whether the value reads `kwargs` itself and whether it is a
+    literal (no conversion of what the caller gave)."""
+    out: list[tuple[str | None, bool, bool]] = []
+    if isinstance(stmt, ast.Assign):
+        reads = any(_is_name(n, kwargs) for n in walk(stmt.value))
+        literal = literal_text(stmt.value) is not None
+        for target in stmt.targets:
+            if isinstance(target, ast.Subscript) and _is_name(target.value, kwargs):
+                out.append((_string(target.slice), reads, literal))
+    elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        call = stmt.value
+        func = call.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and func.attr == "update"
+            and _is_name(func.value, kwargs)
+        ):
+            return out
+        reads = any(_is_name(n, kwargs) for a in call.args for n in walk(a))
+        out += [(k.arg, reads, True) for k in call.keywords]
+        for arg in call.args:
+            if isinstance(arg, ast.Dict):
+                out += [(_string(k) if k is not None else None, reads, True) for k in arg.keys]
+            else:
+                out.append((None, reads, True))
+    return out
 
 
 def _binds(node: ast.AST, name: str) -> bool:
