@@ -30,6 +30,7 @@ ENG = {
             data_parallel_external_lb: bool = False
             api_server_count: int = 1
             data_parallel_hybrid_lb: bool = False
+            cache_dtype: str = "auto"
 
             @staticmethod
             def add_cli_args(parser):
@@ -44,6 +45,7 @@ ENG = {
                 parser.add_argument("--backend", choices=["vllm", "hf"], default="vllm")
                 parser.add_argument("--kernel", choices=["fused", "triton"], default=None)
                 parser.add_argument("--profile", action="store_true")
+                parser.add_argument("--cache-dtype", default="auto")
                 return parser
         """,
     "eng/serve.py": """
@@ -87,6 +89,11 @@ ENG = {
                 if self.enable_elastic_ep:
                     if self.pipeline_parallel_size > 1:
                         raise ValueError("elastic EP does not take pipeline parallelism")
+
+            def check_cache(self):
+                if self.enable_eplb:
+                    if self.cache_dtype not in ("auto", "half"):
+                        raise ValueError("EPLB needs an unquantized cache")
 
             def check_balance(self):
                 if self.enable_eplb:
@@ -169,6 +176,17 @@ def test_no_fix_takes_another_branch_of_the_choice_the_user_made(eng: Store) -> 
         "eng serve MODEL_TAG --backend VALUE",
         "eng serve MODEL_TAG --backend vllm",
     )
+
+
+def test_a_value_outside_literals_is_not_a_placeholder_in_both_lines(eng: Store) -> None:
+    """`self.cache_dtype not in ("auto", "half")` on the path: `--cache-dtype CACHE_DTYPE`
+    kept in both lines asks for a value the page never names (the ones it names pass), so
+    `--enable-eplb`'s fix, whose "before" cannot be written to fail, is dropped."""
+    page = page_of(eng, "EPLB needs an unquantized cache")
+    assert any(s.knob == "--enable-eplb" for s in page.solutions)
+    assert "--enable-eplb" not in fixes_of(page)
+    for fix in (s.fix for s in page.solutions if s.fix):
+        assert "CACHE_DTYPE" not in fix.before + fix.after
 
 
 def test_the_settings_of_a_failing_sum_are_the_users_own_values(eng: Store) -> None:

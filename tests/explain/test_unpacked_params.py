@@ -50,6 +50,15 @@ FILES = {
                 if args and not ctx.allow_extra_args:
                     raise UsageError(f"Got unexpected leftover arguments ({args})")
                 return args
+
+            def check_pairs(self, ctx, args):
+                def shown(pairs):
+                    for args, value in pairs:
+                        print(args, value)
+
+                if args and not ctx.allow_extra_args:
+                    raise UsageError(f"Got unexpected stray arguments ({args})")
+                return shown
         """,
 }
 
@@ -89,3 +98,11 @@ def test_a_test_before_the_parameter_is_unpacked_again_reads_the_callers_value(
     page: Page = page_with_message(unpack, "unpack", "The spread gave no tokens")
     found = [s.text for s in page.solutions]
     assert any("argument `tokens`" in t for t in found), found
+
+
+def test_a_name_a_nested_function_unpacks_is_not_the_parameter(unpack: Store) -> None:
+    # `for args, value in pairs:` in a nested function binds that function's own `args`:
+    # the check still reads the caller's
+    page: Page = page_with_message(unpack, "unpack", "Got unexpected stray arguments")
+    found = [s.text for s in page.solutions]
+    assert any("argument `args`" in t for t in found), found

@@ -22,7 +22,7 @@ import json
 import re
 import shlex
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import msgspec
 
@@ -67,6 +67,8 @@ class _Held:
     within: tuple[int | None, int | None] | None = None
     unwritable: bool = False  # a setting decides it, in a form no line writes
     behind: str | None = None  # the name of the part the setting gives
+    # the user's own value, outside literals the part names (`dtype not in ("auto", "half")`)
+    outside: bool = False
 
 
 def with_reached_fix(solution: Solution, facts: Facts) -> Solution:
@@ -103,6 +105,10 @@ def reached_fix(
     if met is None:
         return None  # bounds of one setting that no value meets together
     held = _valued_first(met)
+    if any(h.outside and not _given_in(h.knob, fix.before) for h in held):
+        # `--dtype DTYPE` for `dtype not in ("auto", "half")`: the only values the page
+        # names are the ones that pass, so the user cannot fill the "before" to fail
+        return None
     flags = _merged([h.flags for h in held if h.flags and not _given_in(h.knob, fix.before)])
     env = _merged([h.env for h in held if h.env and not _given_in(h.knob, fix.before)])
     if flags is None or env is None:
@@ -197,7 +203,13 @@ def _holding(part: ConditionView, facts: Facts) -> list[_Held]:
         # a sum or a call of several settings (`nnodes % data_parallel_size`): the user's
         # own value of each flag the part reads
         return [_flag_held(k, *_flag_witness(part, k, facts)) for k in _flags_read(part, facts)]
-    return [_flag_held(knob, *_flag_witness(part, knob, facts))]
+    witness, within = _flag_witness(part, knob, facts)
+    held = _flag_held(knob, witness, within)
+    if witness and placeholder(witness.split()[-1]):
+        shape = _literal_shape(part, knob, facts) if _takes_value(knob) else None
+        if shape is not None and shape.op in ("!=", "not in"):
+            return [replace(held, outside=True)]
+    return [held]
 
 
 def _may_read_setting(part: ConditionView, facts: Facts) -> bool:

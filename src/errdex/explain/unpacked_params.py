@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from errdex.ast_walk import walk
+from errdex.ast_walk import walk, walk_scope
 from errdex.explain.context import Facts
 
 __all__ = ["unpacked_params"]
@@ -53,8 +53,10 @@ def _unpacked(facts: Facts, line: int) -> frozenset[str]:
 
 def _part_stores(function: ast.AST) -> Iterator[tuple[str, int]]:
     """(name, line) of each plain name bound as an element of a tuple or list target (of
-    an assignment or a loop), or as a loop's variable."""
-    for node in walk(function):
+    an assignment or a loop), or as a loop's variable; a nested function's own names are
+    not the function's."""
+    body = function.body if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) else []
+    for node in walk_scope(body):
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = [t for t in node.targets if isinstance(t, ast.Tuple | ast.List)]
