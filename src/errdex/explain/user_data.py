@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import ast
 import builtins
-from typing import NamedTuple
+import copy
+from typing import NamedTuple, TypeVar
 
 from errdex.ast_walk import walk
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.entry_input import names_read
+from errdex.explain.input_shapes import module_patterns
 from errdex.explain.inputs import private_argument, public_name
 from errdex.explain.page import ConditionView, Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import code, listed
 from errdex.facts import ConditionKind, MessageTemplate, SiteKind
 
 _MAX_SHOWN = 2
@@ -45,6 +47,9 @@ class FieldValue(NamedTuple):
     value: str  # the parameter (`v`)
     field: str  # "the field `x` of `Model`", "a field declared as `Decimal`"
     where: str  # "In the data you validate"
+    # the type a field is declared as, whose validator this is: its class attributes
+    # (`cls.max_digits`) are the constraints the declaration sets (`condecimal(max_digits=2)`)
+    owner: str | None = None
 
 
 def user_data_solution(
@@ -94,8 +99,17 @@ def user_data_solution(
         tested = ast.parse(check.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
+    declared = _declared_constraints(facts, data, function)
+    tested = _constraints_named(tested, declared)
+    sources = {n: [_constraints_named(v, declared) for v in vs] for n, vs in sources.items()}
     read = names_read(tested)
-    walked = _reached(read, sources, {*params, *packed}, module_constants(facts))
+    fixed = module_constants(facts) | frozenset(declared.values())
+    walked = _reached(read, sources, {*params, *packed}, fixed)
+    if walked is None and data is not None and "re.compile(" in (facts.source_text or ""):
+        # a pattern the module compiles from its own text (`date_re = re.compile(r"...")`)
+        # is as fixed as a constant: matching the field's value against it reads nothing else
+        fixed |= frozenset(module_patterns(facts.source_tree()))
+        walked = _reached(read, sources, {*params, *packed}, fixed)
     if walked is None or walked[0] & packed:
         return None  # none, or what `*args` handed in as well (`fields = field, *fields`)
     reached, seen = walked
@@ -119,6 +133,10 @@ def user_data_solution(
         if via
         else ""
     )
+    bounds = sorted({n for v in values for n in names_read(v) if n in declared.values()})
+    if bounds:
+        said = listed([code(_declared_name(b)) for b in bounds])
+        computed = f"{computed.replace(' and what', ', what')} and the field's {said}"
     if data is not None:
         if used != [data.value]:
             return None  # another of the validator's parameters: the framework's objects
@@ -144,6 +162,68 @@ def user_data_solution(
         condition=check.text,
         kind="input",
     )
+
+
+# a declared constraint `cls.max_digits` stands as one name while the check is walked
+_CONSTRAINT = "__constraint_"
+Node = TypeVar("Node", bound=ast.AST)
+
+
+def _declared_constraints(
+    facts: Facts, data: FieldValue | None, function: ast.FunctionDef
+) -> dict[str, str]:
+    """For a validator a field's declared type hands the framework (`data.owner`), the
+    class attributes it reads off `cls` that the class body declares and no method
+    reassigns (`max_digits: int = None`): the constraints the field's declaration sets
+    (`condecimal(max_digits=2)` makes a subclass with `max_digits = 2`), not the program's
+    state. Each `cls.attr` → the name it stands as while the check is walked."""
+    if data is None or data.owner is None or "." in data.owner:
+        return {}
+    read = {
+        n.attr
+        for n in walk(function)
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "cls"
+    }
+    found = facts.top_class(data.owner) if read else None
+    if found is None:
+        return {}
+    # a constraint is declared with a plain default the declaration overrides (`max_digits:
+    # int = None`); not a constant of the class's own (`PATTERN = ...`, a compiled pattern)
+    body: set[str] = set()
+    for node in found.body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            if node.value is None or isinstance(node.value, ast.Constant):
+                body.add(node.target.id)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+            body |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    body = {n for n in body if not n.isupper()}
+    changed = _reassigned_attributes(found)
+    return {a: _CONSTRAINT + a for a in sorted(read & body - changed) if not a.startswith("_")}
+
+
+def _declared_name(name: str) -> str:
+    """The attribute a constraint's stand-in name is of (`max_digits`)."""
+    return name.removeprefix(_CONSTRAINT)
+
+
+def _constraints_named(node: Node, declared: dict[str, str]) -> Node:
+    """`node` with each `cls.attr` of `declared` as a plain name (a copy; as it is when
+    none)."""
+    if not declared:
+        return node
+
+    class _Named(ast.NodeTransformer):
+        def visit_Attribute(self, attribute: ast.Attribute) -> ast.AST:
+            if (
+                isinstance(attribute.value, ast.Name)
+                and attribute.value.id == "cls"
+                and attribute.attr in declared
+            ):
+                return ast.copy_location(ast.Name(id=declared[attribute.attr]), attribute)
+            return self.generic_visit(attribute)
+
+    named: Node = _Named().visit(copy.deepcopy(node))
+    return named
 
 
 def with_class_constants(
@@ -176,19 +256,24 @@ def with_class_constants(
                 if isinstance(target, ast.Name):
                     body.setdefault(target.id, []).append(node.value)
     # reassigned on an instance or the class (`self.X = ...`): state after all
-    changed = {
-        t.attr
-        for node in walk(found)
-        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
-        for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
-        if isinstance(t, ast.Attribute)
-    }
+    changed = _reassigned_attributes(found)
     out = dict(sources)
     for name, attr in wanted.items():
         values = body.get(attr, [])
         if len(values) == 1 and attr not in changed and _literal_table(values[0]):
             out[name] = [values[0]]
     return out
+
+
+def _reassigned_attributes(found: ast.ClassDef) -> set[str]:
+    """The attributes the class's code assigns on an object (`self.X = ...`, `cls.X += 1`)."""
+    return {
+        t.attr
+        for node in walk(found)
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
+        for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(t, ast.Attribute)
+    }
 
 
 def _literal_table(node: ast.expr) -> bool:

@@ -218,7 +218,9 @@ def where_given(found: Validated) -> str:
 def field_value(facts: Facts) -> FieldValue | None:
     """The site's validator's value as the field of the user's data, or None."""
     found = validated(facts)
-    return None if found is None else FieldValue(found.value, found.field, where_given(found))
+    if found is None:
+        return None
+    return FieldValue(found.value, found.field, where_given(found), found.owner)
 
 
 def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> Solution | None:
@@ -263,6 +265,9 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
     function = facts.site_function()
     # the framework's own objects it hands the validator beside the value (`config`)
     handed = _CONTEXT & frozenset(found.others)
+    # the module's own functions and those it imports (`import_string(value)`): the parser or
+    # helper the value is handed to, whose failure on it is the error (no local it computed)
+    handed |= _module_functions(facts)
     failed = failed_call(facts, function, [found.value], handed) if function else None
     if failed is not None and failed[1] == found.value:
         return Solution(
@@ -313,6 +318,25 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
                 kind="input",
             )
     return None
+
+
+def _module_functions(facts: Facts) -> frozenset[str]:
+    """The names the site's `try` calls that its module defines with a top-level `def` or
+    imports by name (a function of the package, or a module's): the helper the validator
+    hands the value to, not a local it computed."""
+    excepted = facts.innermost_except()
+    tried = facts.read.tries.get(excepted.line) if excepted is not None else None
+    text = facts.source_text or ""
+    if tried is None or len(tried.calls) != 1:
+        return frozenset()
+    imported = " ".join(m.group(0) for m in _IMPORT.finditer(text))
+    found: set[str] = set()
+    for name in re.findall(r"[A-Za-z_]\w*", tried.calls[0]):
+        if re.search(rf"^(?:async )?def {name}\(", text, re.M) or re.search(
+            rf"(?<![\w.]){name}\b", imported
+        ):
+            found.add(name)
+    return frozenset(found)
 
 
 def _reads(conditions: Sequence[ConditionView], value: str) -> bool:
