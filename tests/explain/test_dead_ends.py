@@ -325,3 +325,21 @@ def test_a_warnings_own_test_in_a_branch_that_goes_on_stays_a_way_out(dead: Stor
     # the branch goes on (no exit after the warning): the bound is the way out
     found = texts(dead, "The state is larger than the limit")
     assert any("`limit`" in t or "`size`" in t for t in found), found
+
+
+def test_an_init_left_half_built_is_said_rather_than_no_setting_behind_it(dead: Store) -> None:
+    # the page offers nothing, but a user's value is behind the check: the page no longer
+    # says that nothing a user passes is behind it
+    page: Page = page_with_message(dead, "dead", "Setting must be a boolean")
+    assert "no setting" not in page.what_it_means, page.what_it_means
+    assert "The check applies only when" in page.what_it_means, page.what_it_means
+
+
+def test_a_warning_alone_is_said_to_be_only_hidden_rather_than_no_setting_behind_it(
+    dead: Store,
+) -> None:
+    page: Page = page_with_message(dead, "dead", "Object not in session")
+    assert "no setting" not in page.what_it_means, page.what_it_means
+    assert "it only hides this warning, and the branch ends at line" in page.what_it_means, (
+        page.what_it_means
+    )

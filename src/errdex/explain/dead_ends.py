@@ -24,17 +24,20 @@ from errdex.ast_walk import walk
 from errdex.explain.context import Facts, function_at
 from errdex.explain.item_fields import own_init
 from errdex.explain.page import ConditionView
+from errdex.explain.plain import code
 from errdex.explain.refused_ways import KnownValues, if_in, stored
 from errdex.extract.conditions import dotted_name
 from errdex.extract.shapes import is_none
 from errdex.facts import BRANCH_KINDS, ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
 
-__all__ = ["dead_end", "returns_refused", "warning_alone"]
+__all__ = ["HIDDEN_ONLY", "dead_end", "not_offered", "returns_refused", "warning_alone"]
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 # a test of `self.X` unset, as the text mostly writes it (`_unset`'s shapes)
 _UNSET_FORMS = ("self.{} is None", "not self.{}", "self.{} == None")
+# the memo key of an argument's way out left out as only hiding a warning (`not_offered`)
+HIDDEN_ONLY = "hidden_only"
 
 
 def dead_end(condition: ConditionView, facts: Facts) -> bool:
@@ -66,8 +69,55 @@ def _dead_end(condition: ConditionView, facts: Facts) -> bool:
     return (
         _skips_item(function, guard, taken, facts)
         or _skips_setup(function, guard, condition, taken, facts)
-        or _half_built(function, guard, condition, facts)
+        or half_built(condition, facts)
     )
+
+
+def half_built(condition: ConditionView, facts: Facts) -> bool:
+    """Whether the way out of `condition` is `__init__` left before it sets what the
+    class's other methods read (`_half_built`)."""
+    if condition.kind is not ConditionKind.EARLY_EXIT:
+        return False
+
+    def made() -> bool:
+        found = _guard_of(condition, facts)
+        return found is not None and _half_built(found[0], found[1], condition, facts)
+
+    return facts.once(f"half_built:{condition.line}:{condition.holds}", made)
+
+
+def not_offered(conditions: list[ConditionView], facts: Facts) -> tuple[list[str], bool]:
+    """Of `conditions` (when the check applies), why an argument the user passes is no way
+    out where the page left it out as only hiding a warning of a branch that goes on the
+    same way (`warning_alone`, asked by `inputs.input_action`), and whether any of them was
+    left out as such or as `__init__` left half built (`half_built`). Either way the page
+    cannot claim that no setting or argument is behind the check."""
+    said = []
+    dropped = False
+    for condition in conditions:
+        line = facts.memo.get(f"warning_alone:{condition.line}")
+        if not facts.memo.get(f"{HIDDEN_ONLY}:{condition.line}") or line is None:
+            continue
+        dropped = True
+        if _call_result(condition):
+            # a call that failed (`if not unregister(ptr): warn(...)`) is what the warning
+            # reports, not a switch that only hides it: nothing more is said of it
+            continue
+        words = condition.plain or code(condition.text)
+        said.append(
+            f"The other way of “{words}” (line {condition.line}) is no way out: it only "
+            f"hides this warning, and the branch ends at line {line} the same either way."
+        )
+    dropped = dropped or any(half_built(c, facts) for c in conditions)
+    return said, dropped
+
+
+def _call_result(condition: ConditionView) -> bool:
+    """The test is a call's result itself (`not f(x)`, `f(x)`)."""
+    node = parse_expression(condition.text)
+    while isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        node = node.operand
+    return isinstance(node, ast.Call)
 
 
 def _skips_item(
@@ -185,27 +235,29 @@ def warning_alone(condition: ConditionView, facts: Facts) -> bool:
         return False
     if condition.kind not in BRANCH_KINDS or not condition.holds:
         return False
-    return facts.once(f"warning_alone:{condition.line}", lambda: _warning_alone(condition, facts))
+    key = f"warning_alone:{condition.line}"
+    return facts.once(key, lambda: _warning_alone(condition, facts)) is not None
 
 
-def _warning_alone(condition: ConditionView, facts: Facts) -> bool:
+def _warning_alone(condition: ConditionView, facts: Facts) -> int | None:
     """The shape `warning_alone` reads: the site alone under the condition's `if` (no
-    `else`), that `if` in the body of an outer `if` whose last statement, after it, exits."""
+    `else`), that `if` in the body of an outer `if` whose last statement, after it, exits
+    (its line, or None)."""
     found = _guard_of(condition, facts)
     if found is None:
-        return False
+        return None
     function, guard = found
     alone = len(guard.body) == 1 and _holds_line(guard.body[0], facts.stored.site.line)
     if guard.orelse or not alone:
-        return False
+        return None
     outer = next(
         (n for n in walk(function) if isinstance(n, ast.If) and any(s is guard for s in n.body)),
         None,
     )
     if outer is None:
-        return False
+        return None
     after = outer.body[[id(s) for s in outer.body].index(id(guard)) + 1 :]
-    return bool(after) and _gives_up(after[-1])
+    return after[-1].lineno if after and _gives_up(after[-1]) else None
 
 
 def _gives_up(statement: ast.stmt) -> bool:

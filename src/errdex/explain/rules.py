@@ -12,6 +12,7 @@ from errdex.explain.abstract import enforced_abstract
 from errdex.explain.bookkeeping import bookkeeping_sentence, own_bookkeeping
 from errdex.explain.class_hooks import class_hook_sentence
 from errdex.explain.context import Facts, statements_after
+from errdex.explain.dead_ends import not_offered
 from errdex.explain.decorated import decorated_sentence
 from errdex.explain.failed_call import caught_bare, made_sentence, wrapped_sentence
 from errdex.explain.failing_branch import failing_sentence
@@ -150,14 +151,23 @@ def what_it_means(facts: Facts) -> str:
         sentences.append(declared)
     if nothing_to_do is not None:
         sentences.append(nothing_to_do)
-    context = _context(facts) if nothing_to_do is None else ""
+    rest = _context(facts) if nothing_to_do is None else []
+    context = all_of(rest)
+    # a way out dropped as no way out (`__init__` left half built, a warning only hidden):
+    # why, rather than "no setting behind that", which the page cannot claim of it
+    said, dropped = not_offered(rest, facts)
     if context:
         given = arguments_read(facts) or user_value_sentence(facts)
         behind = "no setting" if given else "no setting or argument a user passes"
         # the solutions below come another way (a caller's guard, the message's advice)
         elsewhere = "; the ways out below avoid the check another way" if solutions(facts) else ""
+        if dropped:
+            elsewhere = " The ways out below avoid it another way." if solutions(facts) else ""
         sentences.append(
-            f"The check applies only when {context}: errdex found {behind} behind that{elsewhere}."
+            " ".join([f"The check applies only when {context}.", *said]) + elsewhere
+            if dropped
+            else f"The check applies only when {context}: errdex found {behind} behind that"
+            f"{elsewhere}."
             if not narrows_call_result(facts)
             else f"The check applies only when {context}: the `assert` checks only that the "
             "call just before it returned a value, and taking another branch of the guards "
@@ -551,10 +561,10 @@ def _mutating_call(node: ast.AST) -> bool:
     )
 
 
-def _context(facts: Facts) -> str:
+def _context(facts: Facts) -> list[ConditionView]:
     """The site's conditions that no solution changes: when the check applies."""
     if facts.handed is not None and facts.handed.inside:
-        return ""  # each is what the user's callable passed: its way out says them all
+        return []  # each is what the user's callable passed: its way out says them all
     covered = {s.condition for s in solutions(facts) if s.condition}
     covered |= {s.condition for s, _ in facts.refused if s.condition}
     covered |= {s.condition for s in facts.hidden if s.condition}
@@ -569,7 +579,7 @@ def _context(facts: Facts) -> str:
         and c not in facts.twinned
         and not reasons_solved(c, facts, solutions(facts))  # said with each reason
     ]
-    return all_of(rest) if rest else ""
+    return rest
 
 
 def _tripping_sentences(facts: Facts) -> list[str]:
