@@ -129,7 +129,11 @@ def test_a_copy_from_an_annotated_settings_object_is_the_key_of_its_flag() -> No
 
 
 def test_a_copy_from_another_kind_of_configuration_links_nothing() -> None:
-    sampler = SAMPLER.replace("spec_config: SpeculativeConfig", "spec_config: KernelConfig")
+    # held under the name of the flag's object, but annotated as a configuration no flag
+    # writes (a kernel's): its fields are not the flag's keys
+    sampler = SAMPLER.replace("spec_config", "speculative_config").replace(
+        "speculative_config: SpeculativeConfig", "speculative_config: KernelConfig"
+    )
     files = {"eng/config.py": SPEC, "eng/sampler.py": sampler}
     message = "adaptive verification is not supported by this sampler"
     assert knobs_of(files, message, "self.adaptive") == []

@@ -144,3 +144,24 @@ def _flow_knobs(runner: str) -> set[str]:
 def test_a_setting_reaches_a_check_through_a_method_of_an_attribute_of_known_class() -> None:
     assert _flow_knobs("Runner()") == {"--attention-backend", "--attention-config"}
     assert _flow_knobs("runner") == set()  # `self.runner = runner`: the class is not said
+
+
+def test_a_guess_by_the_methods_name_is_not_kept_for_the_callers() -> None:
+    # `class_of` (a raising helper's call) may take the one `make` of the version whose
+    # return is annotated; the callers' `site_class`, asked of the same spelling on the
+    # same instance (`link` shares one), must not
+    files = {
+        "pkg/runner.py": RUNNER + "\n    class Factory:\n        def make(self) -> Runner: ...\n",
+        "pkg/step.py": """
+            def step(factory, size):
+                runner = factory.make()
+                runner.prepare(f"too large a batch: {size}")
+            """,
+    }
+    facts = [extract_file(p, textwrap.dedent(t).encode()) for p, t in files.items()]
+    receivers = ReceiverClasses(Namespace(facts))
+    step = facts[1]
+    ((call,), (site,)) = step.calls, step.call_sites
+    found = receivers.class_of(call, step)
+    assert found is not None and found.qualname == "pkg.runner.Runner"
+    assert receivers.site_class(site, step) is None

@@ -145,7 +145,7 @@ def link_sites(
     translations = Translations(catalogs)
     linked = [translations.add(indexed) for indexed in linked]
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
-    context = _Context(files, names, entry_points, texts)
+    context = _Context(files, names, parts.receivers, entry_points, texts)
     workers = min(workers, forked.cores() - beside)
     if workers > 1 and len(linked) >= MIN_FORKED_SITES and forked.can_fork():
         completed: forked.Results[IndexedSite | forked.Failed] = forked.forked_map(
@@ -288,12 +288,13 @@ class _Context:
         self,
         files: list[FileFacts],
         names: Namespace,
+        receivers: ReceiverClasses,
         entry_points: tuple[EntryPoint, ...],
         texts: Mapping[str, bytes] | None = None,
     ) -> None:
         self.names = names
         self.public = PublicPaths(names.modules)
-        self.callers = CallerIndex(files, names, self.public, ReceiverClasses(names))
+        self.callers = CallerIndex(files, names, self.public, receivers)
         self.commands = CommandIndex(files, self.callers, entry_points)
         self.knobs = KnobIndex(files, names)
         self.gates = PathGates(self.callers, self.knobs, names, texts)

@@ -47,10 +47,6 @@ class CallerIndex:
         self._public = public
         self._receivers = receivers
         self._by_target: dict[Target, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
-        # calls of a method on an object whose class the code says (`_on_object`), apart:
-        # the callers a walk keeps first stay those a name reaches
-        self._on_objects: dict[Target, list[tuple[CallSite, FileFacts]]] = {}
-        self._object_calls: set[int] = set()  # the ids of those calls
         self._memo: dict[Target, tuple[CallerLink, ...]] = {}
         self._flow: dict[Target, tuple[CallerLink, ...]] = {}
         self._nearest: dict[Target, tuple[str, ...]] = {}
@@ -62,16 +58,17 @@ class CallerIndex:
         self._families: dict[str, set[str] | None] = {}
         self._definers: defaultdict[str, list[ResolvedClass]] | None = None  # by method name
         by_target, unresolved = self._by_target, self._unresolved
-        # calls of a method on an object whose class the code says (`_on_object`)
+        # calls of a method on an object whose class the code says (`_on_object`), apart:
+        # the callers a walk keeps first stay those a name reaches
         on_object: dict[Target, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
         for facts in files:
             if facts.error is not None:
                 continue
+            # A file calls the same functions many times: each callee is resolved once.
+            reached: dict[tuple[str | None, str | None, str, str | None], list[Target]] = {}
             reached_on_object: dict[
                 tuple[str | None, str | None, str, str | None], Target | None
             ] = {}
-            # A file calls the same functions many times: each callee is resolved once.
-            reached: dict[tuple[str | None, str | None, str, str | None], list[Target]] = {}
             for call in facts.call_sites:
                 key = (call.receiver, call.class_name, call.callee, call.receiver_type)
                 targets = reached.get(key)
@@ -84,10 +81,9 @@ class CallerIndex:
                     call.receiver_type is not None
                     or (call.receiver or "").startswith(OWN_ATTRIBUTE)
                 ):
-                    key = (call.receiver, call.class_name, call.callee, call.receiver_type)
-                    found = reached_on_object.get(key)
-                    if found is None:
-                        found = reached_on_object[key] = self._on_object(call, facts)
+                    if key not in reached_on_object:  # a miss is kept too (None)
+                        reached_on_object[key] = self._on_object(call, facts)
+                    found = reached_on_object[key]
                     if found is not None:
                         on_object[found].append((call, facts))
                 elif (
@@ -98,7 +94,8 @@ class CallerIndex:
                     and call.receiver_type is None
                 ):
                     unresolved[call.callee].append((call, facts))
-        self._on_objects = dict(on_object)
+        self._on_objects: dict[Target, list[tuple[CallSite, FileFacts]]] = dict(on_object)
+        # the ids of those calls
         self._object_calls = {id(call) for calls in on_object.values() for call, _ in calls}
 
     def callers(self, module: str, function: str) -> tuple[CallerLink, ...]:

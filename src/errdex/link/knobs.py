@@ -232,7 +232,7 @@ class KnobIndex:
         """The knobs behind one name as a function of `facts` reads it, with no local; a
         settings object's field a flag of another name writes, when no name matches it (a
         value handed on: `kv_cache_dtype=cache_config.cache_dtype`)."""
-        found = self._resolve(dotted, facts, class_name, {}, depth=1) or self._renamed(dotted)
+        found = self._handed_on(dotted, facts, class_name, depth=1)
         return [self._json_overrides(self._documented(k, class_name)) for k in found]
 
     def resolve_with(
@@ -296,7 +296,7 @@ class KnobIndex:
             return None
         out: list[KnobLink] = []
         whole = f"{held}.{rest}"
-        for knob in self._resolve(whole, facts, class_name, {}, depth=0) or self._renamed(whole):
+        for knob in self._handed_on(whole, facts, class_name, depth=0):
             # written as the object's own name would be, then as the condition names it
             knob = self._json_overrides(self._documented(knob, class_name))
             behind = knob.behind
@@ -452,7 +452,7 @@ class KnobIndex:
             via += f", `{value.partition('.')[0]}` being the object `{held.partition('.')[0]}`"
             value = held
         out: list[KnobLink] = []
-        for knob in self._resolve(value, facts, class_name, {}, depth=1) or self._renamed(value):
+        for knob in self._handed_on(value, facts, class_name, depth=1):
             keyed = self._held_key(knob, value) or _nested_key(knob, value)
             # only a setting that gives the value itself: one key of a JSON-valued flag's
             # object (`self._backend = attention_config.trtllm_ragged_backend`) or of a
@@ -469,6 +469,14 @@ class KnobIndex:
                 continue
             out.extend(msgspec.structs.replace(k, behind=dotted, via=via) for k in keyed or [knob])
         return out
+
+    def _handed_on(
+        self, value: str, facts: FileFacts, class_name: str | None, depth: int
+    ) -> tuple[KnobLink, ...]:
+        """The knobs behind a value handed on (by a constructor, a local, a call), with no
+        local of its own: those its name matches, else those that write it under another
+        name (`_renamed`)."""
+        return self._resolve(value, facts, class_name, {}, depth) or self._renamed(value)
 
     def _renamed(self, value: str) -> tuple[KnobLink, ...]:
         """The flags that write `value`, a settings object's field, under another name
@@ -680,10 +688,7 @@ class KnobIndex:
                     behind=dotted,
                     via=f"{via}; {k.via}" if own_key(k.json_key, k.via) or k.group_size else via,
                 )
-                for found in (
-                    self._resolve(value.alias, facts, class_name, {}, depth + 1)
-                    or self._renamed(value.alias)
-                )
+                for found in self._handed_on(value.alias, facts, class_name, depth + 1)
                 # one key of a JSON-valued flag's object: that key, not the whole object
                 for k in self._held_key(found, value.alias) or _whole(found, value.alias)
             ]

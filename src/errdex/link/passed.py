@@ -320,14 +320,14 @@ class PassedArguments:
         ((where, _), entry), *_ = entries.items()
         if field in entry.init_params or field in entry.kwargs_into.get(made, (field,)):
             return []  # a keyword of its own, or one it gives the object itself or drops
+        if not self._knobs.flags.declares(owner, field):
+            return []
+        first = entry.init_params[:1]
         out: list[KnobLink] = []
         for resolved in self._knobs.resolve(value, facts, None):
             knob = giving(resolved, value)
             if knob is None or knob.kind != KnobKind.FLAG or knob.json_key is not None:
                 continue
-            if not self._knobs.flags.declares(owner, field):
-                continue
-            first = entry.init_params[:1]
             out.append(
                 msgspec.structs.replace(
                     knob,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
+from errdex.extract.module import resolve_relative
 from errdex.facts import FileFacts
 from errdex.link.resolve import exports
 
@@ -92,10 +93,8 @@ def _lazy_exports(
             source, colon, attr = where.partition(":")
             if not colon or not attr.isidentifier() or name.startswith("_"):
                 continue
-            dots = len(source) - len(source.lstrip("."))
-            if dots:
-                base = package.rsplit(".", dots - 1)[0] if dots > 1 else package
-                source = f"{base}.{source[dots:]}" if source[dots:] else base
+            written = source.lstrip(".")
+            source = resolve_relative(package, written, len(source) - len(written))
             if all(part.isidentifier() for part in source.split(".")):
                 yield name, f"{source}.{attr}"
 

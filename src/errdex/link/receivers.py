@@ -29,6 +29,8 @@ class ReceiverClasses:
             for qualname, written in facts.returns.items():
                 self._returning[qualname.rpartition(".")[2]].append((facts, written))
         self._found: dict[tuple[str, str, str | None, str | None], ResolvedClass | None] = {}
+        # `site_class`'s, apart: it reads the same spelling more strictly (`_written`)
+        self._sites: dict[tuple[str, str, str, str | None], ResolvedClass | None] = {}
         # (module, class, attribute) → the class `self.attribute` holds
         self._attributes: dict[tuple[str, str, str], ResolvedClass | None] = {}
 
@@ -56,9 +58,9 @@ class ReceiverClasses:
         if written is None:
             return None
         key = (facts.path, receiver, written, call.class_name)
-        if key not in self._found:
-            self._found[key] = self._written(written, call.class_name, facts, facts)
-        return self._found[key]
+        if key not in self._sites:
+            self._sites[key] = self._written(written, call.class_name, facts, facts)
+        return self._sites[key]
 
     def attribute_class(self, facts: FileFacts, class_name: str, attr: str) -> ResolvedClass | None:
         """The class `self.<attr>` holds in `class_name` (of `facts`): what the nearest of
@@ -105,21 +107,29 @@ class ReceiverClasses:
         head, _, name = called.rpartition(".")
         root = head.partition(".")[0]
         if head in OWN_OBJECT:
-            if class_name is None:
-                return None
-            owner = names.method_owner(own, class_name, name)
-            module = names.modules.get(owner[0]) if owner else None
-            returned = module.returns.get(owner[1]) if module and owner else None
-            return names.resolve_class(module, returned) if module and returned else None
+            return self._own_return(own, class_name, name)
         if head and (root not in where.imports or names.imported_from_outside(where, root)):
             return None  # a method of an object, or of an outside module (`torch.empty()`)
-        cls = names.resolve_class(where, called)
-        if cls is not None:
-            return cls
-        found = names.lookup(names.qualify(where, called))
+        return names.resolve_class(where, called) or self._return_of(
+            names.lookup(names.qualify(where, called))
+        )
+
+    def _own_return(
+        self, own: FileFacts, class_name: str | None, name: str
+    ) -> ResolvedClass | None:
+        """The class the method `name` of `class_name` (of `own`) or of its nearest base
+        defining it is annotated to return (`self._make()`)."""
+        if class_name is None:
+            return None
+        owner = self._names.method_owner(own, class_name, name)
+        module = self._names.modules.get(owner[0]) if owner else None
+        return self._return_of((module, owner[1])) if module and owner else None
+
+    def _return_of(self, found: tuple[FileFacts, str] | None) -> ResolvedClass | None:
+        """The class the function `found` (its file, its qualname) is annotated to return."""
         if found is None or found[1] not in found[0].returns:
             return None
-        return names.resolve_class(found[0], found[0].returns[found[1]])
+        return self._names.resolve_class(found[0], found[0].returns[found[1]])
 
     def _class_of(
         self, receiver: str, written: str | None, call: CallFact, facts: FileFacts
@@ -155,15 +165,11 @@ class ReceiverClasses:
         names = self._names
         head, _, name = called.rpartition(".")
         if head in OWN_OBJECT:
-            owner = names.method_owner(facts, call.class_name, name) if call.class_name else None
-            where = names.modules.get(owner[0]) if owner else None
-            written = where.returns.get(owner[1]) if where and owner else None
-            return names.resolve_class(where, written) if where and written else None
+            return self._own_return(facts, call.class_name, name)
         known = not head or head.partition(".")[0] in facts.imports  # this file's, or imported
         found = names.lookup(names.qualify(facts, called)) if known else None
         if found is not None and found[1] in found[0].returns:
-            module, qualname = found
-            return names.resolve_class(module, module.returns[qualname])
+            return self._return_of(found)
         if not head or names.modules.get(names.qualify(facts, head)):
             return None  # a function of this file or of a module: its return is not annotated
         # A method of an object whose class is not known: every function of that name
