@@ -1,7 +1,8 @@
 """Sources of a constructor keeping its arguments as attributes (`self.log_stats =
 log_stats`) and of the builders filling them from flags: the link's tests
 (`tests/link/test_kept_attributes.py`) and the pages' (`tests/explain/
-test_kept_attribute_pages.py`) read the same package."""
+test_kept_attribute_pages.py`, `tests/explain/test_entry_keywords.py`) read the same
+package."""
 
 ARGS = """
     from dataclasses import dataclass

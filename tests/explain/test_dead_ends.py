@@ -328,8 +328,8 @@ def test_a_warnings_own_test_in_a_branch_that_goes_on_stays_a_way_out(dead: Stor
 
 
 def test_an_init_left_half_built_is_said_rather_than_no_setting_behind_it(dead: Store) -> None:
-    # the page offers nothing, but a user's value is behind the check: the page no longer
-    # says that nothing a user passes is behind it
+    # the page offers nothing, but a user's value is behind the check: the page cannot say
+    # that nothing a user passes is behind it
     page: Page = page_with_message(dead, "dead", "Setting must be a boolean")
     assert "no setting" not in page.what_it_means, page.what_it_means
     assert "The check applies only when" in page.what_it_means, page.what_it_means

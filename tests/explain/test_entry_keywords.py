@@ -10,6 +10,7 @@ import pytest
 from explain_samples import indexed_package, page_with_message
 
 from errdex.store import Store
+from kept_attribute_samples import ENGINE
 
 ENG = {
     "eng/__init__.py": "",
@@ -27,23 +28,7 @@ ENG = {
                 parser.add_argument("--disable-log-stats", action="store_true")
                 return parser
         """,
-    "eng/engine.py": """
-        from eng.args import EngineArgs
-
-
-        class Engine:
-            def __init__(self, config, log_stats: bool):
-                self.config = config
-                self.log_stats = log_stats
-
-            @classmethod
-            def from_engine_args(cls, engine_args: EngineArgs):
-                return cls(config=None, log_stats=not engine_args.disable_log_stats)
-
-            def get_metrics(self):
-                assert self.log_stats, "Stat logging disabled"
-                return []
-        """,
+    "eng/engine.py": ENGINE,
     "eng/client.py": """
         from eng.args import EngineArgs
         from eng.engine import Engine

@@ -60,11 +60,11 @@ def chain_arms(conditions: list[ConditionView], own: ConditionView) -> list[Cond
     """The earlier tests of the `if`/`elif` chain whose later `elif` is `own`, as the path
     holds them (each false), nearest first: the run of false `elif` tests right before `own`
     among `conditions`; none when `own` is no chain's later test."""
-    at = [i for i, c in enumerate(conditions) if c.line == own.line and c.test == own.test]
-    if not own.holds or own.kind != ConditionKind.ELIF or not at:
+    if not own.holds or own.kind != ConditionKind.ELIF:
         return []
+    at = next((i for i, c in enumerate(conditions) if c.line == own.line and c.test == own.test), 0)
     arms: list[ConditionView] = []
-    for condition in reversed(conditions[: at[0]]):
+    for condition in reversed(conditions[:at]):
         if condition.holds or condition.kind != ConditionKind.ELIF:
             break
         arms.append(condition)

@@ -31,13 +31,11 @@ from errdex.extract.shapes import is_none
 from errdex.facts import BRANCH_KINDS, ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
 
-__all__ = ["HIDDEN_ONLY", "dead_end", "not_offered", "returns_refused", "warning_alone"]
+__all__ = ["dead_end", "not_offered", "returns_refused", "warning_alone"]
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 # a test of `self.X` unset, as the text mostly writes it (`_unset`'s shapes)
 _UNSET_FORMS = ("self.{} is None", "not self.{}", "self.{} == None")
-# the memo key of an argument's way out left out as only hiding a warning (`not_offered`)
-HIDDEN_ONLY = "hidden_only"
 
 
 def dead_end(condition: ConditionView, facts: Facts) -> bool:
@@ -51,7 +49,13 @@ def dead_end(condition: ConditionView, facts: Facts) -> bool:
 
 
 def _guard_of(condition: ConditionView, facts: Facts) -> tuple[ast.FunctionDef, ast.If] | None:
-    """The site function and the `if` whose test is the condition's, when it reads them."""
+    """The site function and the `if` whose test is the condition's, when it reads them
+    (once a page: `dead_end`, `half_built` and `warning_alone` each ask)."""
+    key = f"guard_of:{condition.line}:{condition.test}"
+    return facts.once(key, lambda: _find_guard(condition, facts))
+
+
+def _find_guard(condition: ConditionView, facts: Facts) -> tuple[ast.FunctionDef, ast.If] | None:
     function = facts.site_function()
     guard = if_in(function, condition.line) if function is not None else None
     test = parse_expression(condition.test)
@@ -65,7 +69,7 @@ def _dead_end(condition: ConditionView, facts: Facts) -> bool:
     if found is None:
         return False
     function, guard = found
-    taken = guard.orelse if condition.holds else guard.body  # the branch the way out takes
+    taken = _taken(guard, condition)
     return (
         _skips_item(function, guard, taken, facts)
         or _skips_setup(function, guard, condition, taken, facts)
@@ -95,8 +99,9 @@ def not_offered(conditions: list[ConditionView], facts: Facts) -> tuple[list[str
     said = []
     dropped = False
     for condition in conditions:
-        line = facts.memo.get(f"warning_alone:{condition.line}")
-        if not facts.memo.get(f"{HIDDEN_ONLY}:{condition.line}") or line is None:
+        # read, not asked: a line kept there is a test `input_action` left out as such
+        line = facts.memo.get(_alone_key(condition))
+        if line is None:
             continue
         dropped = True
         if _call_result(condition):
@@ -157,8 +162,7 @@ def _skips_setup(
     if condition.kind is ConditionKind.EARLY_EXIT:
         if not taken or not isinstance(taken[-1], ast.Return | ast.Raise):
             return False
-        end = guard.end_lineno or guard.lineno
-        skipped: list[ast.stmt] = [s for s in function.body if getattr(s, "lineno", 0) > end]
+        skipped = _after_exit(function, guard)
     else:
         skipped = guard.body if condition.holds else guard.orelse
     if not any(_holds_line(s, facts.stored.site.line) for s in skipped):
@@ -185,16 +189,16 @@ def _half_built(
     object's attributes (`self.x = ...`, `setattr(self, key, ...)`), where the class gives
     them no value of its own and another method reads them (`self.x`, `getattr(self,
     key)`): the object is left without them, and its first use fails on the attribute."""
-    if function.name != "__init__" or condition.kind is not ConditionKind.EARLY_EXIT:
+    if function.name != "__init__":
         return False
-    taken = guard.orelse if condition.holds else guard.body
+    taken = _taken(guard, condition)
     if not taken or not _bare_return(taken[-1]) or guard not in function.body:
         return False
-    at = function.body.index(guard)
-    skipped = function.body[at + 1 :]
+    skipped = _after_exit(function, guard)  # as `_skips_setup` reads an exit's
     if not any(_holds_line(s, facts.stored.site.line) for s in skipped):
         return False
     made, dynamic = _attributes_made(skipped)
+    at = function.body.index(guard)
     before, before_dynamic = _attributes_made([*function.body[:at], *taken])
     if before_dynamic:
         return False
@@ -235,8 +239,11 @@ def warning_alone(condition: ConditionView, facts: Facts) -> bool:
         return False
     if condition.kind not in BRANCH_KINDS or not condition.holds:
         return False
-    key = f"warning_alone:{condition.line}"
-    return facts.once(key, lambda: _warning_alone(condition, facts)) is not None
+    return facts.once(_alone_key(condition), lambda: _warning_alone(condition, facts)) is not None
+
+
+def _alone_key(condition: ConditionView) -> str:
+    return f"warning_alone:{condition.line}"
 
 
 def _warning_alone(condition: ConditionView, facts: Facts) -> int | None:
@@ -258,6 +265,17 @@ def _warning_alone(condition: ConditionView, facts: Facts) -> int | None:
         return None
     after = outer.body[[id(s) for s in outer.body].index(id(guard)) + 1 :]
     return after[-1].lineno if after and _gives_up(after[-1]) else None
+
+
+def _after_exit(function: ast.FunctionDef, guard: ast.If) -> list[ast.stmt]:
+    """The function's statements after `guard`: what an exit taken in it skips."""
+    end = guard.end_lineno or guard.lineno
+    return [s for s in function.body if getattr(s, "lineno", 0) > end]
+
+
+def _taken(guard: ast.If, condition: ConditionView) -> list[ast.stmt]:
+    """The branch of `guard` the way out of `condition` takes."""
+    return guard.orelse if condition.holds else guard.body
 
 
 def _gives_up(statement: ast.stmt) -> bool:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from errdex.ast_walk import walk
 from errdex.explain.chain_branches import chain_arms
 from errdex.explain.context import Facts
-from errdex.explain.dead_ends import HIDDEN_ONLY, returns_refused, warning_alone
+from errdex.explain.dead_ends import returns_refused, warning_alone
 from errdex.explain.declared_fields import declared_keyword, declared_required
 from errdex.explain.empty_objects import empty_is_nonsense
 from errdex.explain.init_values import allows, decided
@@ -96,8 +96,7 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
         return None
     if warning_alone(condition, facts):
         # a test that only picks when to tell of a branch that gives up all the same
-        # (kept so that the page says why this input is no way out: `not_offered`)
-        facts.memo[f"{HIDDEN_ONLY}:{condition.line}"] = True
+        # (its answer, kept, lets the page say why this input is no way out: `not_offered`)
         return None
     if passes_none_back(condition, facts):
         # a converter or a refusing default: None in, None out, so passing None gives up

@@ -100,18 +100,17 @@ def _builtin_class_test(facts: Facts) -> str | None:
                 continue  # not known, or true as the path needs it
             assert isinstance(inner, ast.Call)
             name, kinds = ast.unparse(inner.args[0]), ast.unparse(inner.args[1])
-            site_is_helper = facts.stored.site.kind is SiteKind.HELPER
-            where = f"line {condition.line}" + (" of the helper" if site_is_helper else "")
+            helper = facts.stored.site.kind is SiteKind.HELPER
+            where = f"line {condition.line}" + (" of the helper" if helper else "")
+            outcome = (
+                "this call raises the helper's other message for the same input, never this one"
+                if helper
+                else "it is never raised"
+            )
             return (
                 f"This message needs `{ast.unparse(part)}` to be true ({where}), and "
                 f"`{name}` there is Python's built-in class `{name}`, which "
-                f"{'is' if known else 'is never'} an instance of `{kinds}`: this call raises "
-                "the helper's other message for the same input, never this one."
-                if site_is_helper
-                else f"This message needs `{ast.unparse(part)}` to be true ({where}), and "
-                f"`{name}` there is Python's built-in class `{name}`, which "
-                f"{'is' if known else 'is never'} an instance of `{kinds}`: it is never "
-                "raised."
+                f"{'is' if known else 'is never'} an instance of `{kinds}`: {outcome}."
             )
     return None
 

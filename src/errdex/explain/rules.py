@@ -157,22 +157,24 @@ def what_it_means(facts: Facts) -> str:
     # why, rather than "no setting behind that", which the page cannot claim of it
     said, dropped = not_offered(rest, facts)
     if context:
-        given = arguments_read(facts) or user_value_sentence(facts)
-        behind = "no setting" if given else "no setting or argument a user passes"
         # the solutions below come another way (a caller's guard, the message's advice)
-        elsewhere = "; the ways out below avoid the check another way" if solutions(facts) else ""
+        elsewhere = bool(solutions(facts))
         if dropped:
-            elsewhere = " The ways out below avoid it another way." if solutions(facts) else ""
-        sentences.append(
-            " ".join([f"The check applies only when {context}.", *said]) + elsewhere
-            if dropped
-            else f"The check applies only when {context}: errdex found {behind} behind that"
-            f"{elsewhere}."
-            if not narrows_call_result(facts)
-            else f"The check applies only when {context}: the `assert` checks only that the "
-            "call just before it returned a value, and taking another branch of the guards "
-            "around it is no way out."
-        )
+            tail = " The ways out below avoid it another way." if elsewhere else ""
+            sentences.append(" ".join([f"The check applies only when {context}.", *said]) + tail)
+        elif not narrows_call_result(facts):
+            given = arguments_read(facts) or user_value_sentence(facts)
+            behind = "no setting" if given else "no setting or argument a user passes"
+            tail = "; the ways out below avoid the check another way" if elsewhere else ""
+            sentences.append(
+                f"The check applies only when {context}: errdex found {behind} behind that{tail}."
+            )
+        else:
+            sentences.append(
+                f"The check applies only when {context}: the `assert` checks only that the "
+                "call just before it returned a value, and taking another branch of the guards "
+                "around it is no way out."
+            )
         picked = selection_context(facts.stored, solutions(facts), facts.value_picked)
         if picked:
             sentences.append(picked)
