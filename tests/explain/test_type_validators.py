@@ -158,28 +158,36 @@ def test_a_helper_of_the_module_the_try_hands_the_value_to(kinds: Store) -> None
     ]
 
 
-def test_a_constraint_the_types_declaration_sets_is_no_state(kinds: Store) -> None:
-    said = (
-        "another value: `Places.validate` holds it as `value`, and the check at line 59 "
-        "(`cls.places` is not None and `decimals` is greater than `cls.places`) reads only "
-        "`value`, what the function computes from it (`decimals`) and the field's `places` "
-        "(“too many decimal places”)."
-    )
-    assert texts(kinds, "Places.validate")[:1] == [in_data("Places", said)]
+@pytest.mark.parametrize(
+    ("owner", "said"),
+    [
+        pytest.param(
+            "Places",
+            "another value: `Places.validate` holds it as `value`, and the check at line 59 "
+            "(`cls.places` is not None and `decimals` is greater than `cls.places`) reads only "
+            "`value`, what the function computes from it (`decimals`) and the field's `places` "
+            "(“too many decimal places”).",
+            id="a constraint the type's declaration sets is no state",
+        ),
+        pytest.param(
+            "Size",
+            "another value: `Size.validate` holds it as `v`, and the check at line 78 (`found` "
+            "is None) reads only `v` and what the function computes from it (`found`) "
+            "(“no size”).",
+            id="a pattern the module compiles is as fixed as a constant",
+        ),
+    ],
+)
+def test_a_check_of_the_value_and_what_the_type_fixes_asks_another_value(
+    kinds: Store, owner: str, said: str
+) -> None:
+    assert texts(kinds, f"{owner}.validate")[:1] == [in_data(owner, said)]
 
 
 def test_a_class_attribute_the_validator_sets_is_state(kinds: Store) -> None:
     # `cls.limit` is assigned on the class at run time: no constraint a declaration fixes
     found = texts(kinds, "Counted.validate")
     assert not any("another value" in t for t in found), found
-
-
-def test_a_pattern_the_module_compiles_is_as_fixed_as_a_constant(kinds: Store) -> None:
-    said = (
-        "another value: `Size.validate` holds it as `v`, and the check at line 78 (`found` is "
-        "None) reads only `v` and what the function computes from it (`found`) (“no size”)."
-    )
-    assert texts(kinds, "Size.validate")[:1] == [in_data("Size", said)]
 
 
 def test_a_constant_of_the_class_is_no_constraint_of_the_field(kinds: Store) -> None:

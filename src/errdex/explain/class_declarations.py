@@ -16,9 +16,8 @@ import ast
 import re
 from collections.abc import Callable
 
-from errdex.explain.context import top_class_in
+from errdex.explain.context import kept_module, top_class_in
 from errdex.explain.imported_class import module_paths
-from errdex.explain.parse_cache import kept_parse
 from errdex.explain.plain import code
 from errdex.extract.module import module_name, resolve_relative
 from errdex.store.base import Store, StoredSite
@@ -38,7 +37,7 @@ def member_classes(
 ) -> dict[str, tuple[str, str, ast.ClassDef]]:
     """Member → (file, text, class) of the class path the registry gives it."""
     text = store.file_text(stored.version_id, registry)
-    tree = _parsed(text) if text is not None else None
+    tree = kept_module(text) if text is not None else None
     if tree is None:
         return {}
     paths: dict[str, str] = {}
@@ -54,16 +53,6 @@ def member_classes(
         if kept is not None and cls is not None:
             out[member] = (kept[0], kept[1], cls)
     return out
-
-
-def _parsed(text: str) -> ast.Module | None:
-    def parse() -> tuple[ast.Module | None, int]:
-        try:
-            return ast.parse(text), len(text)
-        except (SyntaxError, ValueError):
-            return None, len(text)
-
-    return kept_parse(text, "value_picked:module", parse)
 
 
 Own = tuple[tuple[str, ...], str | None, str]  # values, prefix, where it is declared

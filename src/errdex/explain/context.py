@@ -287,7 +287,7 @@ class Facts:
         """The site's file parsed, once per page (None when unknown or unparsable)."""
         text = self.source_text
         if self._tree is None and text is not None:
-            self._tree = kept_parse(text, "module", lambda: (parse_module(text), len(text)))
+            self._tree = kept_module(text)
             if self._tree is None:
                 self.source_text = None  # unparsable: not tried again
         return self._tree
@@ -449,6 +449,12 @@ def parse_module(text: str | None) -> ast.Module | None:
         return ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+
+
+def kept_module(text: str) -> ast.Module | None:
+    """`parse_module(text)`, one tree for every rule and page reading the same text
+    (`parse_cache`): read it, never change it."""
+    return kept_parse(text, "module", lambda: (parse_module(text), len(text)))
 
 
 def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | None:

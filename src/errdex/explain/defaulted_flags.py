@@ -23,7 +23,7 @@ import msgspec
 
 from errdex.explain.across_pages import AcrossPages
 from errdex.explain.context import Facts
-from errdex.explain.page import Solution
+from errdex.explain.page import Knob, Solution
 from errdex.explain.sliced import COMPARE
 from errdex.extract.field_defaults import call_arguments
 from errdex.facts import KnobKind
@@ -42,17 +42,12 @@ _SEEN: AcrossPages[bool] = AcrossPages(4096)
 def never_none_flag(store: Store, stored: StoredSite, facts: Facts, solution: Solution) -> bool:
     """Whether `solution` leaves out a flag (for its value to be None) that, left out,
     gives a default other than None."""
-    flag = solution.knob
-    if flag is None or not flag.startswith("--"):
-        return False
-    if not solution.text.startswith(_NONE_FORM.format(flag)):
-        return False
-    knob = next((k for k in facts.knobs if k.kind == KnobKind.FLAG and k.name == flag), None)
-    if knob is None:
+    knob = _left_out(facts, solution)
+    if knob is None or not knob.name.startswith("--"):
         return False
     if knob.default in ("True", "False"):
         return True
-    file = knob.file
+    flag, file = knob.name, knob.file
     if not file:
         return False
 
@@ -61,6 +56,14 @@ def never_none_flag(store: Store, stored: StoredSite, facts: Facts, solution: So
         return _declared_with_value(text, flag) if text else False
 
     return _SEEN.kept((stored.revision, file, flag), declared)
+
+
+def _left_out(facts: Facts, solution: Solution) -> Knob | None:
+    """The flag `solution` says to leave out in any form, or None."""
+    flag = solution.knob
+    if flag is None or not solution.text.startswith(_NONE_FORM.format(flag)):
+        return None
+    return next((k for k in facts.knobs if k.kind == KnobKind.FLAG and k.name == flag), None)
 
 
 def _declared_with_value(text: str, flag: str) -> bool:
@@ -120,10 +123,7 @@ def left_out_value(facts: Facts, solution: Solution) -> Solution | None:
     value, not None. Said so ("left out, `v` is `0`, so that `v < 0` does not hold") when
     the value makes a held test of `v` alone false; else dropped, as its value may fail the
     check too. Any other solution is returned as it is."""
-    flag = solution.knob
-    if flag is None or not solution.text.startswith(_NONE_FORM.format(flag)):
-        return solution
-    knob = next((k for k in facts.knobs if k.kind == KnobKind.FLAG and k.name == flag), None)
+    knob = _left_out(facts, solution)
     if knob is None or knob.default is None or knob.default in ("None", "True", "False"):
         return solution
     try:

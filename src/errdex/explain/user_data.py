@@ -100,8 +100,9 @@ def user_data_solution(
     except (SyntaxError, ValueError, RecursionError):
         return None
     declared = _declared_constraints(facts, data, function)
-    tested = _constraints_named(tested, declared)
-    sources = {n: [_constraints_named(v, declared) for v in vs] for n, vs in sources.items()}
+    if declared:  # each `cls.attr` a declaration sets walked as one name
+        tested = _constraints_named(tested, declared)
+        sources = {n: [_constraints_named(v, declared) for v in vs] for n, vs in sources.items()}
     read = names_read(tested)
     fixed = module_constants(facts) | frozenset(declared.values())
     walked = _reached(read, sources, {*params, *packed}, fixed)
@@ -207,23 +208,20 @@ def _declared_name(name: str) -> str:
 
 
 def _constraints_named(node: Node, declared: dict[str, str]) -> Node:
-    """`node` with each `cls.attr` of `declared` as a plain name (a copy; as it is when
-    none)."""
-    if not declared:
-        return node
-
-    class _Named(ast.NodeTransformer):
-        def visit_Attribute(self, attribute: ast.Attribute) -> ast.AST:
-            if (
-                isinstance(attribute.value, ast.Name)
-                and attribute.value.id == "cls"
-                and attribute.attr in declared
-            ):
-                return ast.copy_location(ast.Name(id=declared[attribute.attr]), attribute)
-            return self.generic_visit(attribute)
-
-    named: Node = _Named().visit(copy.deepcopy(node))
+    """`node` with each `cls.attr` of `declared` as a plain name (a copy)."""
+    named: Node = _Named(declared).visit(copy.deepcopy(node))
     return named
+
+
+class _Named(ast.NodeTransformer):
+    def __init__(self, declared: dict[str, str]) -> None:
+        self.declared = declared
+
+    def visit_Attribute(self, attribute: ast.Attribute) -> ast.AST:
+        value, name = attribute.value, attribute.attr
+        if isinstance(value, ast.Name) and value.id == "cls" and name in self.declared:
+            return ast.copy_location(ast.Name(id=self.declared[name]), attribute)
+        return self.generic_visit(attribute)
 
 
 def with_class_constants(

@@ -619,9 +619,10 @@ def _validating_module(facts: Facts, name: str) -> bool:
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+(?:\([^)]*\)|[^\n]*)", re.M)
 
 
-# `_handed_by_name`'s answers across pages, by (the version's revision, the folder's kept
-# paths, the name): a revision is the hash of the version's content, so the texts read for
-# an answer are the same on every page that asks it (a cold page reads them once a process)
+# `_handed_by_name`'s answers across pages, by (the version's revision, the site's folder,
+# the name): a revision is the hash of the version's content, so the folder's kept paths and
+# the texts read for an answer are the same on every page that asks it (a cold page reads
+# them once a process)
 _HANDED: AcrossPages[bool] = AcrossPages(1024)
 
 
@@ -629,12 +630,11 @@ def _handed_by_name(facts: Facts, name: str) -> bool:
     """Whether a module of the site's folder names the function as a value, not as a
     call, its `def` or an import (`make_generic_validator(validate_json)`, `[str_validator,
     validate_json]`)."""
-    file_text = facts.file_text
-    if facts.folder_paths is None or file_text is None:
+    file_text, folder_paths = facts.file_text, facts.folder_paths
+    if folder_paths is None or file_text is None:
         return False
-    paths = tuple(facts.folder_paths())
-    key = (facts.stored.revision, paths, name)
-    return _HANDED.kept(key, lambda: _named_as_value(file_text, paths, name))
+    key = (facts.stored.revision, facts.stored.file.rpartition("/")[0], name)
+    return _HANDED.kept(key, lambda: _named_as_value(file_text, folder_paths(), name))
 
 
 def _named_as_value(
