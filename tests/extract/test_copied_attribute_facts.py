@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import textwrap
 
+from extract_samples import blanked_facts
+
 from errdex.extract import extract_file
-from errdex.extract.skeleton import build_skeleton
 from errdex.facts import ClassFact
-from samples import QUIET_FUNCTIONS
 
 # the constructor raises nothing: the skeleton blanks it, and the facts come from its text
 LAYER = """
@@ -40,9 +40,7 @@ LAYER = """
 
 
 def layer_of(source: str) -> ClassFact:
-    text = QUIET_FUNCTIONS + textwrap.dedent(source)
-    assert build_skeleton(text) is not None
-    (layer,) = extract_file("pkg/layer.py", text.encode()).classes
+    (layer,) = blanked_facts(source).classes
     return layer
 
 

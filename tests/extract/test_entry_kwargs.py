@@ -4,12 +4,10 @@ default of any kind (`ClassFact.defaults`), read from a blanked body's text too.
 
 from __future__ import annotations
 
-import textwrap
+import pytest
+from extract_samples import blanked_facts
 
-from errdex.extract import extract_file
-from errdex.extract.skeleton import build_skeleton
 from errdex.facts import ClassFact
-from samples import QUIET_FUNCTIONS
 
 # the constructor raises nothing: the skeleton blanks it, and the facts come from its text
 CLIENT = """
@@ -28,10 +26,15 @@ CLIENT = """
 
 
 def class_of(source: str, name: str) -> ClassFact:
-    text = QUIET_FUNCTIONS + textwrap.dedent(source)
-    assert build_skeleton(text) is not None
-    facts = extract_file("pkg/client.py", text.encode())
-    return next(c for c in facts.classes if c.name == name)
+    return next(c for c in blanked_facts(source).classes if c.name == name)
+
+
+POP = 'kwargs.pop("legacy", None)'
+
+
+def after_pop(*lines: str) -> str:
+    """`CLIENT` with `lines` (at the constructor's indentation) after its `pop`."""
+    return CLIENT.replace(POP, "\n            ".join((POP, *lines)))
 
 
 def test_kwargs_handed_to_a_class_and_their_own_defaults() -> None:
@@ -41,8 +44,9 @@ def test_kwargs_handed_to_a_class_and_their_own_defaults() -> None:
     assert client.kwargs_defaults == {"disable_log_stats": "True", "max_len": "512"}
 
 
-def test_kwargs_rebound_keep_no_fact() -> None:
-    rebound = CLIENT.replace('kwargs.pop("legacy", None)', "kwargs = {}")
+@pytest.mark.parametrize("rebinding", ["kwargs = {}", "kwargs |= extra", "del kwargs"])
+def test_kwargs_rebound_keep_no_fact(rebinding: str) -> None:
+    rebound = CLIENT.replace(POP, rebinding)
     client = class_of(rebound, "Client")
     assert (client.kwargs_into, client.kwargs_defaults) == ({}, {})
 
@@ -82,11 +86,7 @@ def test_a_field_default_of_any_literal_is_kept() -> None:
 def test_a_key_set_over_the_callers_value_is_not_the_callers() -> None:
     # set after its default, or whatever the caller gave: the caller's keyword never reaches
     # `EngineArgs`, and the default is not what the key holds
-    forced = CLIENT.replace(
-        'kwargs.pop("legacy", None)',
-        'kwargs.pop("legacy", None)\n            kwargs["disable_log_stats"] = False\n'
-        "            kwargs.update(max_len=1024)",
-    )
+    forced = after_pop('kwargs["disable_log_stats"] = False', "kwargs.update(max_len=1024)")
     client = class_of(forced, "Client")
     assert client.kwargs_into == {
         "EngineArgs": ("disable_log_stats", "legacy", "max_len", "model", "seed")
@@ -95,11 +95,7 @@ def test_a_key_set_over_the_callers_value_is_not_the_callers() -> None:
 
 
 def test_a_key_set_under_a_test_of_something_else_is_not_the_callers() -> None:
-    guarded = CLIENT.replace(
-        'kwargs.pop("legacy", None)',
-        'kwargs.pop("legacy", None)\n            if seed:\n'
-        '                kwargs["disable_log_stats"] = False',
-    )
+    guarded = after_pop("if seed:", '    kwargs["disable_log_stats"] = False')
     client = class_of(guarded, "Client")
     assert "disable_log_stats" in client.kwargs_into["EngineArgs"]
     assert client.kwargs_defaults == {"max_len": "512"}
@@ -111,8 +107,6 @@ def test_the_first_default_given_holds_and_a_key_set_by_a_name_keeps_no_fact() -
         'kwargs.setdefault("max_len", 512)\n            kwargs.setdefault("max_len", 64)',
     )
     assert class_of(twice, "Client").kwargs_defaults["max_len"] == "512"
-    by_name = CLIENT.replace(
-        'kwargs.pop("legacy", None)', "for key in names:\n                kwargs[key] = None"
-    )
+    by_name = CLIENT.replace(POP, "for key in names:\n                kwargs[key] = None")
     client = class_of(by_name, "Client")
     assert (client.kwargs_into, client.kwargs_defaults) == ({}, {})

@@ -7,17 +7,14 @@ import re
 import textwrap
 
 import pytest
+from extract_samples import blanked_facts
 
 from errdex.extract import extract_file
-from errdex.extract.skeleton import build_skeleton
 from errdex.facts import FileFacts
-from samples import QUIET_FUNCTIONS
 
 
 def facts_of(source: str) -> FileFacts:
-    text = QUIET_FUNCTIONS + textwrap.dedent(source)
-    assert build_skeleton(text) is not None
-    return extract_file("pkg/engine.py", text.encode())
+    return blanked_facts(source, "pkg/engine.py")
 
 
 # the constructor raises nothing: the skeleton blanks it, and the facts come from its text
@@ -81,17 +78,14 @@ def test_a_negated_name_a_call_gives_is_kept_with_its_not() -> None:
 
 
 def test_a_negated_chain_a_blanked_body_gives_by_keyword() -> None:
-    source = QUIET_FUNCTIONS + textwrap.dedent(
-        """
+    source = """
         from pkg.engine import Engine
 
 
         def build(engine_args):
             return Engine(None, log_stats=not engine_args.disable_log_stats, x=(not a.b))
         """
-    )
-    assert build_skeleton(source) is not None
-    facts = extract_file("pkg/build.py", source.encode())
+    facts = blanked_facts(source, "pkg/build.py")
     (call,) = [c for c in facts.call_sites if c.callee == "Engine"]
     assert ("log_stats", "not engine_args.disable_log_stats", -1) in call.passes
     assert ("x", "not a.b", -1) in call.passes

@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
 
 from errdex.extract.field_defaults import call_arguments
-from errdex.extract.init_attrs import SELF_ASSIGNED, class_text
+from errdex.extract.init_attrs import ClassText
 from errdex.extract.shapes import annotated_class, annotation_in
 from errdex.lazy_re import lazy_compile
 
@@ -41,29 +40,26 @@ _NONE = lazy_compile(
 _REST = lazy_compile(r"[ \t]*(?:#[^\n]*)?(?:\r?\n|$)")
 
 
-def attribute_classes(cls: ast.ClassDef, lines: Sequence[str]) -> dict[str, str]:
+def attribute_classes(whole: ClassText) -> dict[str, str]:
     """`attr` → the class it holds as written (`Foo`, `make_foo()`), or "" (see the module)."""
     annotated: dict[str, set[str | None]] = {}
-    for item in cls.body:
+    for item in whole.cls.body:
         if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
             annotated.setdefault(item.target.id, set()).add(annotated_class(item.annotation))
-    text = class_text(cls, lines)
+    text = whole.text
     if "self." not in text:  # its fields alone: those annotated with a class
         return {a: c for a, found in annotated.items() if len(found) == 1 and (c := found.pop())}
     for match in _ANNOTATED.finditer(text):
         node = annotation_in(match[2])
         annotated.setdefault(match[1], set()).add(annotated_class(node) if node else None)
-    counts: dict[str, int] = {}
-    for assigned, looped in SELF_ASSIGNED.findall(text):
-        attr = assigned or looped
-        counts[attr] = counts.get(attr, 0) + 1
+    counts = whole.counts
     nones: dict[str, int] = {}
     for match in _NONE.finditer(text):
         nones[match[1]] = nones.get(match[1], 0) + 1
     called: dict[str, list[str | None]] = {}
     for match in _CALLED.finditer(text):
-        whole = _closes_statement(text, match.end())
-        called.setdefault(match[1], []).append(match[2] if whole else None)
+        closed = _closes_statement(text, match.end())
+        called.setdefault(match[1], []).append(match[2] if closed else None)
     out: dict[str, str] = {}
     for attr in dict.fromkeys([*annotated, *counts]):
         if attr in annotated:
@@ -73,9 +69,9 @@ def attribute_classes(cls: ast.ClassDef, lines: Sequence[str]) -> dict[str, str]
                 out[attr] = one or ""
             continue
         callees = set(called.get(attr, ()))
-        whole = len(called.get(attr, ())) + nones.get(attr, 0) == counts.get(attr, 0)
+        every = len(called.get(attr, ())) + nones.get(attr, 0) == counts.get(attr, 0)
         only = next(iter(callees)) if len(callees) == 1 else None
-        out[attr] = f"{only}()" if whole and only else ""
+        out[attr] = f"{only}()" if every and only else ""
     return out
 
 

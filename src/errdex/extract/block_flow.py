@@ -157,14 +157,16 @@ def _defs_holding(stmt: ast.stmt, line: int) -> list[ast.stmt]:
         node = stack.pop()
         if node is not stmt and isinstance(node, _DEFS):
             out.append(node)
-        for block in _blocks(node):
+        for block in statement_blocks(node):
             stack.extend(
                 s for s in reversed(block) if s.lineno <= line <= (s.end_lineno or s.lineno)
             )
     return out
 
 
-def _blocks(stmt: ast.stmt) -> Iterable[list[ast.stmt]]:
+def statement_blocks(stmt: ast.stmt) -> Iterable[list[ast.stmt]]:
+    """The blocks of statements right under `stmt`: its body, `else`, `finally`, and the
+    body of each except clause or match case."""
     for name in ("body", "orelse", "finalbody"):
         block = getattr(stmt, name, None)
         if isinstance(block, list):

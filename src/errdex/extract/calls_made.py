@@ -12,7 +12,6 @@ import msgspec
 
 from errdex.extract.calls import call_target, expected_errors
 from errdex.extract.conditions import NAME_OR_ATTRIBUTE, dotted_name
-from errdex.extract.init_attrs import copied_chain
 from errdex.extract.scope import Scope, Step, literal_defaults
 from errdex.extract.shapes import (
     MESSAGE_PARAMS,
@@ -21,6 +20,7 @@ from errdex.extract.shapes import (
     SUPER,
     and_parts,
     call_shape,
+    copied_chain,
     is_stringy,
     isinstance_test,
     names_imported_constant,

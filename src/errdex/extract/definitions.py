@@ -16,7 +16,7 @@ from errdex.extract.config_sections import required_keys, section_keys
 from errdex.extract.docs import DOC_OF, attribute_docs
 from errdex.extract.entry_kwargs import kwargs_passing
 from errdex.extract.field_defaults import field_defaults, optional_bools
-from errdex.extract.init_attrs import kept_attributes
+from errdex.extract.init_attrs import ClassText, kept_attributes
 from errdex.extract.param_defaults import rebound_names
 from errdex.extract.scope import Scope, Step, literal_defaults
 from errdex.extract.shapes import (
@@ -24,6 +24,7 @@ from errdex.extract.shapes import (
     annotated_class,
     annotation_in,
     formatted_name,
+    is_name,
     is_none,
     keyed_lookups,
     looks_like_exception_class,
@@ -321,9 +322,10 @@ class DefinitionRecorder:
                     ):
                         field_docs[item.target.id] = f"{DOC_OF}{default.value.id}.{default.attr}"
         configured = _ARGS_CLASS.search(stmt.name) or _CONFIG_CLASS.search(stmt.name)
-        kwargs_into, kwargs_defaults = kwargs_passing(stmt, lines) if methods else ({}, {})
+        whole = ClassText(stmt, lines)  # each part of its text read once for all three
+        kwargs_into, kwargs_defaults = kwargs_passing(whole) if methods else ({}, {})
         keys, dict_valued = _config_keys(stmt) if _CONFIG_CLASS.search(stmt.name) else ((), ())
-        kept = kept_attributes(stmt, lines)
+        kept = kept_attributes(whole)
         return ClassFact(
             names=_command_names(stmt.body) if methods else {},
             keys=keys,
@@ -349,7 +351,7 @@ class DefinitionRecorder:
             attr_chains=kept.chains,
             kwargs_into=kwargs_into,
             kwargs_defaults=kwargs_defaults,
-            attr_classes=attribute_classes(stmt, lines),
+            attr_classes=attribute_classes(whole),
         )
 
     def _message_in(
@@ -551,16 +553,12 @@ def _keeps(name: str, node: ast.Assign | ast.AnnAssign | ast.AugAssign) -> bool:
     if isinstance(node, ast.AugAssign):
         return False
     if isinstance(value, ast.IfExp):
-        return _is_name(value.body, name) != _is_name(value.orelse, name)
+        return is_name(value.body, name) != is_name(value.orelse, name)
     return (
         isinstance(value, ast.BoolOp)
         and isinstance(value.op, ast.Or)
-        and _is_name(value.values[0], name)
+        and is_name(value.values[0], name)
     )
-
-
-def _is_name(node: ast.expr, name: str) -> bool:
-    return isinstance(node, ast.Name) and node.id == name
 
 
 def _varargs(scope: Scope) -> str | None:

@@ -15,27 +15,25 @@ from __future__ import annotations
 
 import ast
 import textwrap
-from collections.abc import Sequence
 
 from errdex.ast_walk import walk
+from errdex.extract.block_flow import statement_blocks
 from errdex.extract.field_defaults import literal_text
-from errdex.extract.init_attrs import block_of, indent_of
+from errdex.extract.init_attrs import ClassText
+from errdex.extract.shapes import is_name
+from errdex.extract.textscan import name_start
 
 _MAX_CALL = 4000  # characters read back from `**kwargs` for the call it is handed to
 
 
-def kwargs_passing(
-    cls: ast.ClassDef, lines: Sequence[str]
-) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+def kwargs_passing(whole: ClassText) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
     """(class called with the constructor's `**` parameter → the keywords it does not take
     from it; key → the literal the constructor gives it when the caller leaves it out)."""
-    init = next(
-        (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
-    )
+    init = whole.init
     if init is None or init.args.kwarg is None or not init.body:
         return {}, {}
     kwargs = init.args.kwarg.arg
-    body = block_of(lines, init.body[0].lineno, indent_of(lines[init.lineno - 1]))
+    body = whole.init_body
     if not body or not _class_given(body, kwargs):
         return {}, {}
     try:
@@ -45,8 +43,8 @@ def kwargs_passing(
     into: dict[str, set[str]] = {}
     taken: set[str] = set()
     for node in walk(tree):
-        if _binds(node, kwargs):
-            return {}, {}
+        if isinstance(node, ast.Name) and node.id == kwargs and not isinstance(node.ctx, ast.Load):
+            return {}, {}  # bound anew (assigned, a loop's or `with`'s target, deleted)
         key = _taken_key(node, kwargs)
         if key == "":
             return {}, {}  # a key taken out by a name: any keyword may be
@@ -54,7 +52,7 @@ def kwargs_passing(
             taken.add(key)
         if not isinstance(node, ast.Call):
             continue
-        if not any(k.arg is None and _is_name(k.value, kwargs) for k in node.keywords):
+        if not any(k.arg is None and is_name(k.value, kwargs) for k in node.keywords):
             continue
         callee = _callee(node.func)
         if callee and callee[:1].isupper():
@@ -93,12 +91,12 @@ def _class_given(body: list[str], kwargs: str) -> bool:
                     break
                 depth -= 1
             start -= 1
-        if start >= 0 and text[start] == "(":
-            end = start
-            while end > 0 and (text[end - 1].isalnum() or text[end - 1] == "_"):
-                end -= 1
-            if text[end:start][:1].isupper():
-                return True
+        if (
+            start >= 0
+            and text[start] == "("
+            and text[name_start(text, start) : start][:1].isupper()
+        ):
+            return True
         at = text.find(mark, at + len(mark))
     return False
 
@@ -112,7 +110,7 @@ def _default_given(stmt: ast.stmt, kwargs: str) -> tuple[str, str] | None:
         if (
             isinstance(func, ast.Attribute)
             and func.attr == "setdefault"
-            and _is_name(func.value, kwargs)
+            and is_name(func.value, kwargs)
             and len(call.args) == 2
             and not call.keywords
         ):
@@ -126,7 +124,7 @@ def _default_given(stmt: ast.stmt, kwargs: str) -> tuple[str, str] | None:
         isinstance(test, ast.Compare)
         and len(test.ops) == 1
         and isinstance(test.ops[0], ast.NotIn)
-        and _is_name(test.comparators[0], kwargs)
+        and is_name(test.comparators[0], kwargs)
     ):
         return None
     key = _string(test.left)
@@ -135,7 +133,7 @@ def _default_given(stmt: ast.stmt, kwargs: str) -> tuple[str, str] | None:
     target = assign.targets[0]
     if not (
         isinstance(target, ast.Subscript)
-        and _is_name(target.value, kwargs)
+        and is_name(target.value, kwargs)
         and _string(target.slice) == key
     ):
         return None
@@ -165,14 +163,7 @@ def _overridden(
                 return None
             out |= inner | other
             continue
-        nested = [
-            block
-            for field in ("body", "orelse", "finalbody")
-            if isinstance(block := getattr(stmt, field, None), list)
-        ]
-        nested += [h.body for h in getattr(stmt, "handlers", ())]
-        nested += [c.body for c in getattr(stmt, "cases", ())]
-        for block in nested:
+        for block in statement_blocks(stmt):
             found = _overridden(block, kwargs, given, absent)
             if found is None:
                 return None
@@ -196,7 +187,7 @@ def _keys_tested(test: ast.expr, kwargs: str) -> tuple[frozenset[str], frozenset
         if not (
             isinstance(part, ast.Compare)
             and len(part.ops) == 1
-            and _is_name(part.comparators[0], kwargs)
+            and is_name(part.comparators[0], kwargs)
             and (key := _string(part.left)) is not None
         ):
             continue
@@ -213,10 +204,10 @@ def _keys_set(stmt: ast.stmt, kwargs: str) -> list[tuple[str | None, bool, bool]
     literal (no conversion of what the caller gave)."""
     out: list[tuple[str | None, bool, bool]] = []
     if isinstance(stmt, ast.Assign):
-        reads = any(_is_name(n, kwargs) for n in walk(stmt.value))
+        reads = any(is_name(n, kwargs) for n in walk(stmt.value))
         literal = literal_text(stmt.value) is not None
         for target in stmt.targets:
-            if isinstance(target, ast.Subscript) and _is_name(target.value, kwargs):
+            if isinstance(target, ast.Subscript) and is_name(target.value, kwargs):
                 out.append((_string(target.slice), reads, literal))
     elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
         call = stmt.value
@@ -224,10 +215,10 @@ def _keys_set(stmt: ast.stmt, kwargs: str) -> list[tuple[str | None, bool, bool]
         if not (
             isinstance(func, ast.Attribute)
             and func.attr == "update"
-            and _is_name(func.value, kwargs)
+            and is_name(func.value, kwargs)
         ):
             return out
-        reads = any(_is_name(n, kwargs) for a in call.args for n in walk(a))
+        reads = any(is_name(n, kwargs) for a in call.args for n in walk(a))
         out += [(k.arg, reads, True) for k in call.keywords]
         for arg in call.args:
             if isinstance(arg, ast.Dict):
@@ -237,27 +228,6 @@ def _keys_set(stmt: ast.stmt, kwargs: str) -> list[tuple[str | None, bool, bool]
     return out
 
 
-def _binds(node: ast.AST, name: str) -> bool:
-    """Whether `node` binds `name` anew (an assignment, a loop or `with` target, `del`):
-    not a key set or deleted in it (`kwargs["k"] = v`)."""
-    targets: list[ast.expr] = []
-    if isinstance(node, ast.Assign | ast.Delete):
-        targets = list(node.targets)
-    elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.For | ast.NamedExpr):
-        targets = [node.target]
-    elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-        targets = [node.optional_vars]
-    while targets:
-        target = targets.pop()
-        if isinstance(target, ast.Tuple | ast.List):
-            targets.extend(target.elts)
-        elif isinstance(target, ast.Starred):
-            targets.append(target.value)
-        elif _is_name(target, name):
-            return True
-    return False
-
-
 def _taken_key(node: ast.AST, kwargs: str) -> str | None:
     """The key `kwargs.pop("k", ...)` or `del kwargs["k"]` takes out."""
     if isinstance(node, ast.Call):
@@ -265,13 +235,13 @@ def _taken_key(node: ast.AST, kwargs: str) -> str | None:
         if (
             isinstance(func, ast.Attribute)
             and func.attr == "pop"
-            and _is_name(func.value, kwargs)
+            and is_name(func.value, kwargs)
             and node.args
         ):
             return _string(node.args[0]) or ""
     if isinstance(node, ast.Delete):
         for target in node.targets:
-            if isinstance(target, ast.Subscript) and _is_name(target.value, kwargs):
+            if isinstance(target, ast.Subscript) and is_name(target.value, kwargs):
                 return _string(target.slice) or ""
     return None
 
@@ -282,10 +252,6 @@ def _callee(func: ast.expr) -> str:
     if isinstance(func, ast.Attribute):
         return func.attr
     return ""
-
-
-def _is_name(node: ast.AST, name: str) -> bool:
-    return isinstance(node, ast.Name) and node.id == name
 
 
 def _string(node: ast.AST) -> str | None:

@@ -18,8 +18,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from errdex.extract.conditions import dotted_name
-from errdex.extract.shapes import is_not_none
+from errdex.extract.shapes import copied_chain
 from errdex.lazy_re import lazy_compile
 
 # `self.x = x`, `self.x: bool = not x`, `self.x = bool(x)`, `self.x = (not x)`, a comment
@@ -55,17 +54,53 @@ class KeptAttributes(NamedTuple):
 _NOTHING_KEPT = KeptAttributes({}, {})
 
 
-def kept_attributes(cls: ast.ClassDef, lines: Sequence[str]) -> KeptAttributes:
+class ClassText:
+    """What the facts of one class read from its text as the file has it (the skeleton may
+    have blanked its methods' bodies), each part read once however many of them ask: the
+    class's body, how often it assigns each `self.X`, and its own `__init__`'s body."""
+
+    def __init__(self, cls: ast.ClassDef, lines: Sequence[str]) -> None:
+        self.cls = cls
+        self.lines = lines
+        self.init = next(
+            (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"),
+            None,
+        )
+
+    @functools.cached_property
+    def text(self) -> str:
+        """The text of the class's body."""
+        cls, lines = self.cls, self.lines
+        whole = block_of(lines, cls.lineno + 1, indent_of(lines[cls.lineno - 1]), len(lines))
+        return "".join(whole or ())
+
+    @functools.cached_property
+    def counts(self) -> dict[str, int]:
+        """`X` → how many times the class's body assigns `self.X` (`SELF_ASSIGNED`)."""
+        counts: dict[str, int] = {}
+        for assigned, looped in SELF_ASSIGNED.findall(self.text):
+            attr = assigned or looped
+            counts[attr] = counts.get(attr, 0) + 1
+        return counts
+
+    @functools.cached_property
+    def init_body(self) -> list[str] | None:
+        """The lines of the own `__init__`'s body (None past `_MAX_LINES`, or with none)."""
+        init = self.init
+        if init is None or not init.body:
+            return None
+        return block_of(self.lines, init.body[0].lineno, indent_of(self.lines[init.lineno - 1]))
+
+
+def kept_attributes(whole: ClassText) -> KeptAttributes:
     """The attributes the class's own `__init__` keeps from its parameters, and those it
     copies from an attribute chain (see the module)."""
-    init = next(
-        (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
-    )
+    init = whole.init
     if init is None or not init.body:
         return _NOTHING_KEPT
     args = init.args
     params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} - {"self"}
-    body = block_of(lines, init.body[0].lineno, indent_of(lines[init.lineno - 1]))
+    body = whole.init_body
     if body is None or any("setattr(" in line for line in body):
         return _NOTHING_KEPT
     indent = indent_of(body[0]) if body else ""
@@ -91,11 +126,7 @@ def kept_attributes(cls: ast.ClassDef, lines: Sequence[str]) -> KeptAttributes:
         found.setdefault(match["attr"], f"not {given[1]}" if negated else given[1])
     if not found and not chains:
         return _NOTHING_KEPT
-    text = class_text(cls, lines)
-    counts: dict[str, int] = {}
-    for assigned, looped in SELF_ASSIGNED.findall(text):
-        attr = assigned or looped
-        counts[attr] = counts.get(attr, 0) + 1
+    counts = whole.counts
     if depths is None:
         depths = _depths(body)
     kept = {
@@ -111,32 +142,6 @@ def kept_attributes(cls: ast.ClassDef, lines: Sequence[str]) -> KeptAttributes:
         and _held_root(body, depths, chain.partition(".")[0], params, indent)
     }
     return KeptAttributes(kept, copies)
-
-
-def copied_chain(value: ast.expr) -> str | None:
-    """The attribute chain an assigned value copies as it is, or behind a default for
-    its object's absence: `cfg.x`, `(cfg.x)`, `cfg.x if cfg is not None else "auto"`,
-    `cfg.x or "auto"`. None for anything else (a call, arithmetic, a comparison): what
-    the attribute holds is then not the setting's value. The chain's root is a name or
-    `self`, with at least one attribute after it."""
-    if isinstance(value, ast.IfExp):
-        chain = copied_chain(value.body)
-        if chain is None or not isinstance(value.orelse, ast.Constant):
-            return None
-        # `if cfg is not None` (or `if cfg`) of the chain's own object, or a prefix of it
-        test = is_not_none(value.test) or value.test
-        held = dotted_name(test) if isinstance(test, ast.Name | ast.Attribute) else None
-        return chain if held is not None and chain.startswith(held + ".") else None
-    if isinstance(value, ast.BoolOp):
-        if not isinstance(value.op, ast.Or) or len(value.values) != 2:
-            return None
-        if not isinstance(value.values[1], ast.Constant):
-            return None
-        return copied_chain(value.values[0])
-    if not isinstance(value, ast.Attribute):
-        return None
-    chain = dotted_name(value)
-    return chain if chain is not None and "." in chain else None
 
 
 def _copied(body: list[str], depths: list[int], index: int, start: int) -> tuple[str, str] | None:
@@ -184,12 +189,6 @@ def _held_root(
     if indent_of(body[lines[0]]) != indent:
         return False
     return not any(_MAY_BIND.search(line) and _elsewhere(root).search(line) for line in body)
-
-
-def class_text(cls: ast.ClassDef, lines: Sequence[str]) -> str:
-    """The text of the class's body, as the file has it (the skeleton blanks none of it)."""
-    whole = block_of(lines, cls.lineno + 1, indent_of(lines[cls.lineno - 1]), len(lines))
-    return "".join(whole or ())
 
 
 def indent_of(line: str) -> str:

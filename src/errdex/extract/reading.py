@@ -28,10 +28,9 @@ from errdex.extract.block_flow import (
     try_read,
     walk_scope,
 )
-from errdex.extract.init_attrs import copied_chain
 from errdex.extract.param_defaults import default_nodes, parameter_defaults, rebound_names
 from errdex.extract.setters import ClassSetters, init_params, param_names
-from errdex.extract.shapes import OWN_OBJECT, own_attributes_set
+from errdex.extract.shapes import OWN_OBJECT, copied_chain, own_attributes_set
 from errdex.extract.source_text import source_lines
 from errdex.facts import Binding, Condition
 from errdex.lazy_re import lazy_compile

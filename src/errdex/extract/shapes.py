@@ -147,6 +147,11 @@ def is_none(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
+def is_name(node: ast.AST, name: str) -> bool:
+    """Whether `node` is the plain name `name`."""
+    return isinstance(node, ast.Name) and node.id == name
+
+
 def is_not_none(node: ast.expr) -> ast.expr | None:
     """`X` of `X is not None`, else None."""
     if (
@@ -158,6 +163,32 @@ def is_not_none(node: ast.expr) -> ast.expr | None:
     ):
         return node.left
     return None
+
+
+def copied_chain(value: ast.expr) -> str | None:
+    """The attribute chain an assigned value copies as it is, or behind a default for
+    its object's absence: `cfg.x`, `(cfg.x)`, `cfg.x if cfg is not None else "auto"`,
+    `cfg.x or "auto"`. None for anything else (a call, arithmetic, a comparison): what
+    the attribute holds is then not the setting's value. The chain's root is a name or
+    `self`, with at least one attribute after it."""
+    if isinstance(value, ast.IfExp):
+        chain = copied_chain(value.body)
+        if chain is None or not isinstance(value.orelse, ast.Constant):
+            return None
+        # `if cfg is not None` (or `if cfg`) of the chain's own object, or a prefix of it
+        test = is_not_none(value.test) or value.test
+        held = dotted_name(test) if isinstance(test, ast.Name | ast.Attribute) else None
+        return chain if held is not None and chain.startswith(held + ".") else None
+    if isinstance(value, ast.BoolOp):
+        if not isinstance(value.op, ast.Or) or len(value.values) != 2:
+            return None
+        if not isinstance(value.values[1], ast.Constant):
+            return None
+        return copied_chain(value.values[0])
+    if not isinstance(value, ast.Attribute):
+        return None
+    chain = dotted_name(value)
+    return chain if chain is not None and "." in chain else None
 
 
 def tested_absent(test: ast.expr) -> ast.expr | None:
