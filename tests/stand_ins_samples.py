@@ -230,3 +230,41 @@ VALUES = {
                     raise NotImplementedError("Mirror attention does not fuse output quantization")
         """,
 }
+
+# The same backends beside one whose class decides the cache dtype by calls among those it
+# lists (a packed cache on some devices only): a backend is offered for those of them it
+# lists, and, where it decides by calls within its own list too (CALLED), not with those
+# outside its list.
+PACKED = {
+    **VALUES,
+    **backend_registry(
+        {
+            "PACKED": "packed.PackedBackend",
+            "WIDE": "wide.WideBackend",
+            "CALLED": "called.CalledBackend",
+        },
+        ["PACKED", "CALLED", "WIDE"],
+    ),
+    "serve/backends/packed.py": """
+        from serve.backends.base import AttentionBackend
+        from serve.devices import device_takes
+
+        class PackedBackend(AttentionBackend):
+            supported_kv_cache_dtypes = ["auto", "float16", "bfloat16", "packed"]
+
+            @classmethod
+            def supports_kv_cache_dtype(cls, kv_cache_dtype):
+                if kv_cache_dtype.startswith("packed"):
+                    return device_takes(kv_cache_dtype)
+                return kv_cache_dtype in cls.supported_kv_cache_dtypes
+
+            @staticmethod
+            def get_impl_cls():
+                return PackedImpl
+
+        class PackedImpl:
+            def __init__(self, packed_here, head_size):
+                if packed_here and head_size == 64:
+                    raise NotImplementedError("Packed attention misreads a small head")
+        """,
+}

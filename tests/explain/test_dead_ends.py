@@ -77,6 +77,48 @@ DEAD = {
                     logger.warning("The workspace is too small; those batches take the slow path.")
                 return fits
         """,
+    "dead/runner.py": """
+        import logging
+        import os
+
+        logger = logging.getLogger(__name__)
+
+        try:
+            import fastlib  # noqa: F401
+
+            HAS_FASTLIB = True
+        except ImportError:
+            HAS_FASTLIB = False
+
+
+        class RunnerConfig:
+            def __init__(self, sparse=None):
+                self.sparse = sparse
+
+            @property
+            def use_fast_runner(self):
+                if self.sparse is not None:
+                    if os.getenv("DEAD_FAST_RUNNER") == "0":
+                        raise ValueError("Sparse needs the fast runner; remove DEAD_FAST_RUNNER=0.")
+                    return True
+                chosen = os.getenv("DEAD_FAST_RUNNER")
+                if chosen is not None:
+                    return chosen == "1"
+                if not HAS_FASTLIB:
+                    logger.warning("The fast runner requires fastlib; using the slow runner.")
+                    return False
+                return True
+
+
+        def cache_if_fits(cache, key, item, checked=True):
+            if not checked:
+                return True
+            if not cache.fits(item):
+                logger.warning("The item does not fit the cache; it is not cached.")
+                return False
+            cache.put(key, item)
+            return True
+        """,
     "dead/commands.py": """
         class UsageError(Exception):
             pass
@@ -343,3 +385,24 @@ def test_a_warning_alone_is_said_to_be_only_hidden_rather_than_no_setting_behind
     assert "it only hides this warning, and the branch ends at line" in page.what_it_means, (
         page.what_it_means
     )
+
+
+def test_a_way_out_forcing_what_a_warning_gives_up_is_no_way_out(dead: Store) -> None:
+    # `sparse` given returns True past the test of fastlib: the fast runner without it
+    found = texts(dead, "The fast runner requires fastlib")
+    assert not any("`sparse`" in t or "self.sparse" in t for t in found), found
+    assert any("fastlib" in t for t in found), found
+
+
+def test_a_way_out_forcing_what_a_warning_gives_up_is_said_with_its_lines(dead: Store) -> None:
+    page: Page = page_with_message(dead, "dead", "The fast runner requires fastlib")
+    assert "no setting" not in page.what_it_means, page.what_it_means
+    assert "the function then returns `True` at line 24, what this warning gives up by " in (
+        page.what_it_means
+    ), page.what_it_means
+
+
+def test_a_bare_early_answer_before_a_warnings_test_is_not_said_to_force_it(dead: Store) -> None:
+    # `checked` false returns True with no refusal before it: nothing forced is told
+    page: Page = page_with_message(dead, "dead", "The item does not fit the cache")
+    assert "the function then returns" not in page.what_it_means, page.what_it_means

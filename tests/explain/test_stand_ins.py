@@ -11,7 +11,7 @@ import pytest
 from explain_samples import indexed_package, page_with_message
 
 from errdex.store import Store
-from stand_ins_samples import DEVICES, VALUES
+from stand_ins_samples import DEVICES, PACKED, VALUES
 
 
 @pytest.fixture(scope="module")
@@ -71,3 +71,29 @@ def test_a_backend_making_the_same_check_is_not_offered(values: Store) -> None:
     # MIRROR refuses an output scale as WIDE does (its test holds wherever WIDE's does)
     chosen = _chosen(values, "Wide attention does not fuse output quantization")
     assert len(chosen) == 1 and "MIRROR" not in chosen[0] and "CALLED" in chosen[0]
+
+
+@pytest.fixture(scope="module")
+def packed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("packed"), "serve", PACKED)
+
+
+def test_a_backend_is_offered_for_what_it_takes_of_a_deciding_backends_list(
+    packed: Store,
+) -> None:
+    # PACKED decides its cache by calls among the four it lists: WIDE is offered for the
+    # three it takes, CALLED (deciding by calls within its list too) not with the fourth
+    assert _chosen(packed, "Packed attention misreads a small head") == [
+        "Choose another attention backend: "
+        "`--attention-backend CALLED` not with `--kv-cache-dtype` `packed`, or "
+        "`--attention-backend WIDE` for `--kv-cache-dtype` `auto`, `float16` or `bfloat16` only"
+    ]
+
+
+def test_the_fix_shows_a_backend_known_to_take_the_values_it_is_given_with(
+    packed: Store,
+) -> None:
+    # CALLED, first of the others, refuses a packed cache the user may have: not in the fix
+    page = page_with_message(packed, "serve", "Packed attention misreads a small head")
+    assert page.example_fix is not None
+    assert page.example_fix.after.endswith("--attention-backend WIDE --kv-cache-dtype auto")

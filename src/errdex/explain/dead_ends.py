@@ -10,7 +10,10 @@ Each shape turns a test of the path the other way, and each leaves the user no b
   `if self.audio_tokenizer is None: raise RuntimeError("audio_tokenizer is not loaded")`);
 - a part of the guard turned so that the function returns a value its callers refuse
   (click's `resolve_command` with `ctx.resilient_parsing` true returns no command, and both
-  callers `assert cmd is not None`).
+  callers `assert cmd is not None`);
+- a branch that returns at once what a warning gives up (vllm's `use_v2_model_runner`:
+  HiSparse configured returns True before `if not HAS_TRITON: warn(...); return False`):
+  it forces what the warning fell back from, on the same host that lacks what it needs.
 Only what the function's own code (and, for a returned value, its callers in the same file)
 says decides: an unknown value is no evidence.
 """
@@ -74,6 +77,78 @@ def _dead_end(condition: ConditionView, facts: Facts) -> bool:
         _skips_item(function, guard, taken, facts)
         or _skips_setup(function, guard, condition, taken, facts)
         or half_built(condition, facts)
+        or forces_given_up(condition, facts) is not None
+    )
+
+
+def forces_given_up(condition: ConditionView, facts: Facts) -> tuple[int, bool, int] | None:
+    """Where the way out of `condition` returns at once what the site's warning gives up
+    (`_forces_given_up`): the line of that return, the value, and the line where the
+    warning's branch returns the other; None elsewhere."""
+    if condition.kind not in BRANCH_KINDS:
+        return None
+
+    def made() -> tuple[int, bool, int] | None:
+        found = _guard_of(condition, facts)
+        if found is None:
+            return None
+        function, guard = found
+        taken = _taken(guard, condition)
+        return _forces_given_up(function, taken, facts)
+
+    return facts.once(f"forces_given_up:{condition.line}:{condition.holds}", made)
+
+
+def _forces_given_up(
+    function: ast.FunctionDef, taken: list[ast.stmt], facts: Facts
+) -> tuple[int, bool, int] | None:
+    """A warning that gives something up (`warn("X requires Triton; using V1 instead");
+    return False`), where the way out's branch refuses the user's opting out and returns
+    the other truth (`if hisparse is not None: if opted_out: raise ...; return True`): it
+    turns on what the warning gave up, on the same host without what it requires, past the
+    test that gave it up."""
+    if facts.stored.site.kind not in (SiteKind.LOG, SiteKind.WARN):
+        return None
+    if len(taken) < 2 or not isinstance(taken[-1], ast.Return):
+        return None
+    if not all(_only_refuses(s) for s in taken[:-1]):
+        return None  # the branch does work of its own (another road), not a bare answer
+    # only a branch that first refuses the user's choosing otherwise forces its answer: a
+    # bare `return True` is as often the check passed (`if fits: return True`), or
+    # nothing to do (`if not items: return True`), as something forced
+    forced = _truth(taken[-1].value)
+    if forced is None:
+        return None
+    line = facts.stored.site.line
+    for node in walk(function):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            at = [
+                i for i, s in enumerate(block) if isinstance(s, ast.stmt) and _holds_line(s, line)
+            ]
+            if not at or isinstance(block[at[0]], (ast.If, *_LOOPS, ast.Try, ast.With)):
+                continue
+            after = block[at[0] + 1 :]
+            if after and isinstance(after[0], ast.Return):
+                given_up = _truth(after[0].value) is (not forced)
+                return (taken[-1].lineno, forced, after[0].lineno) if given_up else None
+    return None
+
+
+def _only_refuses(statement: ast.stmt) -> bool:
+    """`if test: raise ...` with no `else`: a check, no work."""
+    return (
+        isinstance(statement, ast.If)
+        and not statement.orelse
+        and all(isinstance(s, ast.Raise) for s in statement.body)
+    )
+
+
+def _truth(value: ast.expr | None) -> bool | None:
+    return (
+        value.value if isinstance(value, ast.Constant) and isinstance(value.value, bool) else None
     )
 
 
@@ -94,8 +169,9 @@ def not_offered(conditions: list[ConditionView], facts: Facts) -> tuple[list[str
     """Of `conditions` (when the check applies), why an argument the user passes is no way
     out where the page left it out as only hiding a warning of a branch that goes on the
     same way (`warning_alone`, asked by `inputs.input_action`), and whether any of them was
-    left out as such or as `__init__` left half built (`half_built`). Either way the page
-    cannot claim that no setting or argument is behind the check."""
+    left out as such, as `__init__` left half built (`half_built`) or as forcing what the
+    warning gives up (`forces_given_up`, said with its lines). Either way the page cannot
+    claim that no setting or argument is behind the check."""
     said = []
     dropped = False
     for condition in conditions:
@@ -112,6 +188,19 @@ def not_offered(conditions: list[ConditionView], facts: Facts) -> tuple[list[str
         said.append(
             f"The other way of “{words}” (line {condition.line}) is no way out: it only "
             f"hides this warning, and the branch ends at line {line} the same either way."
+        )
+    for condition in conditions:
+        forced = forces_given_up(condition, facts)
+        if forced is None:
+            continue
+        dropped = True
+        at, value, given_up = forced
+        words = condition.plain or code(condition.text)
+        said.append(
+            f"The other way of “{words}” (line {condition.line}) is no way out: the function "
+            f"then returns {code(str(value))} at line {at}, what this warning gives up by "
+            f"returning {code(str(not value))} at line {given_up}; it forces that before the "
+            "test that gives it up."
         )
     dropped = dropped or any(half_built(c, facts) for c in conditions)
     return said, dropped

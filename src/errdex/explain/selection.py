@@ -243,15 +243,16 @@ def _fix(link: SelectionLink, takes: dict[str, tuple[Taken, ...]]) -> ExampleFix
     if link.given:  # the command as the user typed it, with the value that runs the code
         after = link.command
         if link.others:
-            after += f" {link.setting} {shlex.quote(link.others[0])}"
-            after += _values_taken(takes.get(link.others[0], ()))
+            first = _first_taking(link, takes)
+            after += f" {link.setting} {shlex.quote(first)}"
+            after += _values_taken(takes.get(first, ()))
         return ExampleFix(
             before=f"{link.command} {link.setting} {shlex.quote(link.value)}",
             after=after,
             note=f"{code(link.setting)} picks the code this check is in; only "
             f"{code(link.value)} runs it." + command_placeholders(link.command or ""),
         )
-    value = link.others[0] if link.how == "choose" else link.value
+    value = _first_taking(link, takes) if link.how == "choose" else link.value
     note = f"{code(link.setting)} picks the code this check is in" + (
         f"; {code(link.value)} runs it." if link.how == "choose" else "."
     )
@@ -264,6 +265,15 @@ def _fix(link: SelectionLink, takes: dict[str, tuple[Taken, ...]]) -> ExampleFix
     return ExampleFix(
         before=link.command, after=after, note=note + command_placeholders(link.command or "")
     )
+
+
+def _first_taking(link: SelectionLink, takes: dict[str, tuple[Taken, ...]]) -> str:
+    """The first member of the others, or, where it refuses some of the values (its class
+    decides the rest by calls), the first known to take those it is given with: a fix
+    with a member refusing the value the user may have leads into the selection's own
+    refusal."""
+    known = [m for m in link.others if not any(t.refused for t in takes.get(m, ()))]
+    return known[0] if known else link.others[0]
 
 
 def _values_taken(taken: tuple[Taken, ...]) -> str:

@@ -22,6 +22,13 @@ a kernel's version), or declares it not at all, may refuse the very value the us
 `supports_x` that refuses what its class's list does not hold before it calls anything still
 tells what the member refuses: the values outside the list.
 
+Where the site's class decides a setting by calls among the values it lists (FlashInfer's
+`supports_kv_cache_dtype` asking the device for an NVFP4 cache), the list still bounds what
+the user may have reached it with: a member is offered for the listed values it declares
+("for `--kv-cache-dtype` `auto`, ... only"), or, where it decides by calls within its own
+list as well, not with the listed values outside its list ("not with `--kv-cache-dtype`
+`nvfp4`"): a backend offered must take the user's value, the cache's included.
+
 A member whose class is not followed, or whose declarations are not literal, is kept as
 the registry names it.
 """
@@ -53,8 +60,9 @@ _DECLARED = re.compile(
 )
 
 # what a class declares of one name: ("values", the values, a prefix), ("bound", the
-# values outside which it refuses, None) or ("test", the argument, the expression its
-# method returns); None where it declares it some other way
+# values outside which it refuses, None), ("calls", the values it lists, None: a method
+# deciding among them by calls) or ("test", the argument, the expression its method
+# returns); None where it declares it some other way
 _Declared = tuple[str, object, object] | None
 
 
@@ -205,8 +213,10 @@ def _own(cls: ast.ClassDef) -> dict[str, _Declared]:
         out[key] = ("values", values, prefix)
     for key in hidden - decided.keys():
         listed = out.get(key)
-        bound = key in bounded and listed is not None and listed[0] == "values"
-        out[key] = ("bound", listed[1], None) if bound and listed is not None else None
+        if listed is None or listed[0] != "values":
+            out[key] = None
+        else:
+            out[key] = ("bound" if key in bounded else "calls", listed[1], None)
     return out
 
 
@@ -327,6 +337,13 @@ def _taken(
         other = theirs.get(key)
         if key in failing and not _takes_failing(other, declared, key, failing[key]):
             return None
+        if other is not None and other[0] == "calls":
+            other = None  # its list only bounds what it takes: nothing to tell
+        if declared is not None and declared[0] == "calls":
+            # the site's class decides by calls among the values it lists, which bound
+            # what the user may have: a member is offered for those it lists, or, where it
+            # decides by calls within its own list too, not with those outside that list
+            declared = ("values", declared[1], None)
         if declared is None or other is None:
             continue  # one of them not read: nothing to tell
         if declared[0] == "test" or other[0] == "test":
