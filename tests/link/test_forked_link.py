@@ -221,26 +221,44 @@ def test_workers_are_forked_onto_the_cores_left_free(
     click: Version, forking: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project, files, texts = click
-    monkeypatch.setattr(link.forked, "cores", lambda: 3)
+    monkeypatch.setattr(link.forked, "cores", lambda: 4)
     before = _children()
-    # three cores, one of them the writer's: this process and one worker
+    # four cores, one of them the writer's: this process and two workers
     sites = link.link_sites(project, files, texts=texts, workers=4, beside=1)
-    assert len(_children() - before) == 1
+    assert len(_children() - before) == 2
     sites.close()
-    monkeypatch.setattr(link.forked, "cores", lambda: 2)
-    sites = link.link_sites(project, files, texts=texts, workers=4, beside=1)
+    monkeypatch.setattr(link.forked, "cores", lambda: 1)
+    sites = link.link_sites(project, files, texts=texts, workers=4)
     assert _children() == before
     assert next(sites).id == _linked(click, workers=1)[0].id
     sites.close()
 
 
-def test_no_linking_worker_shares_a_core_with_the_writer(
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_first_results_come_as_they_are_made(workers: int) -> None:
+    # a store's writer waits for the first sites: this process makes the first block (a
+    # worker forked would take it first), and gives each result before the whole block
+    made: list[int] = []  # by this process (a worker has a copy of its own)
+
+    def work(n: int) -> int:
+        made.append(n)
+        return n
+
+    results = link.forked.forked_map(work, 100, int, workers=workers, block=10)
+    assert next(results) == 0
+    assert made == [0]
+    assert list(results) == list(range(1, 100))
+    results.close()
+
+
+def test_two_cores_link_in_two_processes_beside_the_writer(
     click: Version, forking: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    # two cores, a version written by another process as it is linked (as a large one is)
+    # two cores, a version written by another process as it is linked (as a large one is):
+    # the writer waits for sites half the time, which a linking worker fills
     monkeypatch.setattr(link.forked, "cores", lambda: 2)
     monkeypatch.setattr(pipeline, "WRITE_ASIDE_FILES", 0)
-    _adding(monkeypatch, _records(tmp_path))
+    _adding(monkeypatch, _records(tmp_path, processes=2))
     store = open_store(str(tmp_path / "errdex.db"))
     cache = FactsCache(tmp_path / "cache" / "facts.sqlite3")
     try:
@@ -248,7 +266,8 @@ def test_no_linking_worker_shares_a_core_with_the_writer(
     finally:
         store.close()
     assert report.sites > 100
-    assert set((tmp_path / "pids").read_text().split()) == {str(os.getpid())}
+    pids = set((tmp_path / "pids").read_text().split())
+    assert len(pids) == 2 and str(os.getpid()) in pids
 
 
 def test_ctrl_c_while_linking_leaves_no_version_and_no_worker(

@@ -215,7 +215,7 @@ def _link_and_write(
             # Linked when the store asks for the first site: a writer's process, started
             # by then, packs the files meanwhile (`store.aside`). Linking may fork its
             # workers here; they take none of the locks the writer's feeding thread holds
-            # (`link.forked`). The writer's process runs beside them, on a core of its own.
+            # (`link.forked`). The writer's process runs beside them (`MIN_WORKERS_BESIDE`).
             made = link_sites(
                 info.project,
                 extracted.facts,

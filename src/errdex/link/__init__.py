@@ -85,6 +85,11 @@ def link_version(
 # a version: below, forking them and decoding what they send costs more than they save.
 MIN_FORKED_SITES = 2_000
 _SITES_BLOCK = 64  # sites per block of a worker, at least
+# Linking processes on a machine of two cores or more, whatever runs beside them: a store's
+# writer fed the sites is idle while it waits for them (vllm 0.33.0 on 2 cores: the link
+# site by site 2.6 s of CPU, the writer 1.4 s meanwhile), and a second linking process
+# fills that time (bench/extraction_check/COST38L.md).
+MIN_WORKERS_BESIDE = 2
 
 
 def link_sites(
@@ -110,9 +115,11 @@ def link_sites(
     forked then (a store's writer may run by then, with a thread feeding it: the workers
     take no lock of its, see `link.forked`); a caller closes the generator to end them
     early. `beside` counts the busy processes that run meanwhile (a store's writer): the
-    workers are forked only onto the cores those leave free, since a worker sharing a core
-    with them gains no time and adds its own (its caches, the copies of the pages it
-    touches, its results encoded).
+    workers are forked onto the cores those leave free, since a worker sharing a core with
+    them adds its own work (its caches, the copies of the pages it touches, its results
+    encoded), but two processes link on two cores even beside a writer: the writer waits
+    for sites about half the time (vllm 0.33.0: 1.4 of 2.6 s of CPU while they are made),
+    and a worker fills that half (`MIN_WORKERS_BESIDE`).
     """
     files = python_twins(files)
     names = Namespace(files)
@@ -146,7 +153,8 @@ def link_sites(
     linked = [translations.add(indexed) for indexed in linked]
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
     context = _Context(files, names, parts.receivers, entry_points, texts)
-    workers = min(workers, forked.cores() - beside)
+    cores = forked.cores()
+    workers = min(workers, max(cores - beside, min(cores, MIN_WORKERS_BESIDE)))
     if workers > 1 and len(linked) >= MIN_FORKED_SITES and forked.can_fork():
         completed: forked.Results[IndexedSite | forked.Failed] = forked.forked_map(
             lambda n: context.add(linked[n]),

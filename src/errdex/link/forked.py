@@ -36,7 +36,7 @@ import struct
 import sys
 import warnings
 import weakref
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
@@ -109,8 +109,9 @@ def forked_map(
     decoder. An exception of `work` other than MemoryError comes as a `Failed`.
 
     The forked workers begin at once; this one joins them when it asks for the first item,
-    and works until no block is left, the blocks in order where it can (they are yielded
-    as they are done, not encoded). Closing the results ends the workers.
+    with the first block, and works until no block is left, the blocks in order where it
+    can (not encoded; the next block in order yielded item by item as each is done).
+    Closing the results ends the workers.
     """
     # Blocks of neighbouring items, a few per worker: the sites of one file, or of files
     # side by side, read the same parts of the state, which a worker reads once (its caches
@@ -142,9 +143,11 @@ class _Forked(Generic[R]):
 def _results(
     pool: _Workers[Any], decoder: msgspec.msgpack.Decoder[_Block[Any]]
 ) -> Generator[Any, None, None]:
-    """Each block's results in order: spooled by a worker, or made here meanwhile."""
+    """Each block's results in order: spooled by a worker, or made here meanwhile (the
+    next block in order as each result is made: the caller, a store's writer waiting for
+    sites, has the first ones at once rather than after the whole block)."""
     spooled: dict[int, tuple[int, int, int]] = {}  # by a worker: where its results are
-    mine: dict[int, list[Any]] = {}  # by this process
+    mine: dict[int, Iterable[Any]] = {}  # by this process
     try:
         for number in range(pool.blocks):
             while number not in spooled and number not in mine:
@@ -152,12 +155,14 @@ def _results(
                 if number in spooled:
                     break
                 taken = pool.take()
-                if taken is not None:  # this process is a worker too
+                if taken == number:  # this process is a worker too: the next block
+                    mine[taken] = pool.work_block(taken)
+                elif taken is not None:  # a later one, kept until its turn
                     mine[taken] = list(pool.work_block(taken))
                 elif pool.live:
                     pool.receive(spooled, wait=True)
                 else:  # its worker died: this process does the block
-                    mine[number] = list(pool.work_block(number))
+                    mine[number] = pool.work_block(number)
             if number in mine:
                 yield from mine.pop(number)
                 continue
@@ -189,11 +194,15 @@ class _Workers(Generic[R]):
     ) -> None:
         self._work, self._count, self._block, self.blocks = work, count, block, blocks
         self.ended = False  # every block's results were read: the workers end by themselves
-        # every block number is written before any worker starts: the pipe then only empties
+        # The first block is this process's: its results are the first wanted, and it gives
+        # them as they are made (a worker, running as soon as it is forked, would take it).
+        self._first: int | None = 0 if blocks else None
+        # every other block number is written before any worker starts: the pipe then only
+        # empties
         self._tasks: int | None
         self._tasks, feed = os.pipe()
         try:
-            os.write(feed, b"".join(_NUMBER.pack(n) for n in range(blocks)))
+            os.write(feed, b"".join(_NUMBER.pack(n) for n in range(1, blocks)))
         finally:
             os.close(feed)
         self.live: list[_Worker] = []
@@ -215,6 +224,9 @@ class _Workers(Generic[R]):
 
     def take(self) -> int | None:
         """The number of the next block no one has taken, if any is left."""
+        if self._first is not None:
+            first, self._first = self._first, None
+            return first
         if self._tasks is None:
             return None
         taken = os.read(self._tasks, _NUMBER.size)
