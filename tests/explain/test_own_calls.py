@@ -583,6 +583,48 @@ CALLS = {
             @classmethod
             def describe(cls):
                 return "clauses"
+
+
+        class Layers:
+            def __init__(self, base):
+                self._layers = [base]
+
+            def push(self, layer):
+                self._layers.append(layer)
+
+            def pop(self):
+                if len(self._layers) == 1:
+                    raise RuntimeError("Unable to pop the base layer")
+                self._layers.pop()
+
+
+        class Tray:
+            def __init__(self):
+                self._items = []
+
+            def put(self, item):
+                self._items.append(item)
+
+            def take(self):
+                if not self._items:
+                    raise RuntimeError("Nothing on the tray")
+                return self._items.pop()
+
+            def clear(self):
+                self._items = []
+
+
+        class Shelf:
+            def __init__(self, items):
+                self._items = list(items)
+
+            def put(self, item):
+                self._items.append(item)
+
+            def take(self):
+                if not self._items:
+                    raise RuntimeError("Nothing on the shelf")
+                return self._items.pop()
         """,
 }
 
@@ -883,3 +925,25 @@ def test_too_few_positional_arguments_named_by_the_message(calls: Store) -> None
     # "takes no arguments" is too many, not too few
     page = page_in_function(calls, "calls", "_check_none")
     assert not any("fewer arguments" in s.text for s in page.solutions)
+
+
+def test_a_pop_made_more_often_than_its_push_is_paired_with_one(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "Layers.pop")
+    first = page.solutions[0]
+    assert first.text == (
+        "Pair each `pop` on your `Layers` object with an earlier `push()`: it adds an item to "
+        "`self._layers` and `pop` takes one off, so a `pop` made more often than `push()` "
+        "finds only what the object started with, and refuses it."
+    )
+    assert first.fix is not None
+    assert first.fix.before == "layers.pop()"
+    assert first.fix.after == "layers.push(layer=LAYER)\nlayers.pop()"
+
+
+def test_no_pair_where_another_method_empties_it_or_the_data_fills_it(calls: Store) -> None:
+    # `clear()` empties the tray too: no count of `put` and `take` decides it alone
+    page = page_in_function(calls, "calls", "Tray.take")
+    assert not any(s.text.startswith("Pair each") for s in page.solutions)
+    # the shelf starts with what the caller handed it: not a known number of items
+    page = page_in_function(calls, "calls", "Shelf.take")
+    assert not any(s.text.startswith("Pair each") for s in page.solutions)

@@ -9,7 +9,9 @@ raising one reads (`closure_param`), a constructor's argument it hands to a priv
 that checks it (`init_passed`) or whose contents it checks (`init_contents`), or an
 attribute the constructor made of it through such a method (`init_results`), a call the
 message says does not fit the signature, in Python's own words (`call_shape`), a read of a
-module's stack made where nothing pushed an item (`pushed_state`)."""
+module's stack made where nothing pushed an item (`pushed_state`), a method that takes
+an item off the object's own stack called more often than the one that puts it there
+(`paired_calls`)."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from errdex.explain.init_contents import init_contents_solution
 from errdex.explain.init_passed import init_passed_solution
 from errdex.explain.init_results import init_result_solution
 from errdex.explain.page import ConditionView, Solution
+from errdex.explain.paired_calls import paired_call_solution
 from errdex.explain.private_init import private_init_solution
 from errdex.explain.pushed_state import pushed_state_solution
 from errdex.explain.reentry import reentry_solution
@@ -38,6 +41,7 @@ def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[So
         reentry_solution(conditions, facts),
         made_with_solution(conditions, facts),
         first_call_solution(conditions, facts),
+        paired_call_solution(conditions, facts),
         private_init_solution(facts),
         closure_switch_solution(conditions, facts),
         closure_param_solution(conditions, facts),

@@ -64,6 +64,7 @@ from errdex.explain.exclusive_keys import exclusive_keys_solution
 from errdex.explain.expanded import expanded
 from errdex.explain.failed_call import failed_call_solutions
 from errdex.explain.file_mode import file_mode_solution
+from errdex.explain.filled_advice import filled_advice_solutions
 from errdex.explain.filled_flags import filled_flag
 from errdex.explain.first_actions import first_action
 from errdex.explain.fix_forms import setting_fix
@@ -509,6 +510,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         # or the form it states the argument must take
         found.add(facts.entry_input, 2 if advised or formed is not None else 0)
     for solution in callee_advice_solutions(facts):
+        found.add(solution, 1)
+    for solution in filled_advice_solutions(facts):  # the advice its callers hand it
         found.add(solution, 1)
     inner = inner_solution(facts)
     if inner is not None and not advised:
