@@ -3,6 +3,12 @@
 
 from __future__ import annotations
 
+import ast
+import textwrap
+
+from msgspec.structs import replace
+
+from errdex.explain.group_size_actions import fewer_heads
 from errdex.explain.group_size_branches import other_branch
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.page import ConditionView, Knob
@@ -106,3 +112,67 @@ def test_the_attention_heads_and_other_tests_of_the_size_name_nothing() -> None:
     assert _action("self.total_num_heads % tp_size != 0") is None
     assert _action("tp_size > 1") is None
     assert _action("self.hidden_size % tp_size != 0") is None
+
+
+def test_a_size_kept_on_the_object_is_read_as_the_local_is() -> None:
+    # `self.tp_size = get_tensor_model_parallel_world_size()` (`KnobIndex.assigned_size`)
+    kept = replace(SIZE, behind="self.tp_size")
+    view = ConditionView(
+        text="self.total_num_kv_heads % self.tp_size != 0",
+        test="self.total_num_kv_heads % self.tp_size != 0",
+        kind=ConditionKind.ASSERT,
+        line=5,
+        holds=False,
+    )
+    action = knob_action(view, [kept])
+    assert action is not None
+    assert action.text == (
+        "Pass `--tensor-parallel-size` with a size that divides `self.total_num_kv_heads`"
+    )
+    # another object's attribute of the same name is not the size
+    other = replace(view, text="self.total_num_kv_heads % other.tp_size != 0")
+    assert knob_action(other, [kept]) is None
+
+
+def test_kv_heads_fewer_than_the_size_take_a_size_that_divides_them() -> None:
+    def view(text: str, line: int, kind: ConditionKind = ConditionKind.ELIF) -> ConditionView:
+        return ConditionView(text=text, test=text, kind=kind, line=line, holds=True)
+
+    # `elif self.total_num_kv_heads < tp_size: raise ValueError(...)`, the site's own test
+    own = view("self.total_num_kv_heads < tp_size", 9)
+    earlier = view("self.total_num_heads % tp_size == 0", 4, ConditionKind.IF)
+    assert fewer_heads(own, [SIZE], [earlier, own]) == (
+        "Pass `--tensor-parallel-size` with a size that divides `self.total_num_kv_heads`",
+        "--tensor-parallel-size",
+    )
+    # `assert tp_size <= num_kv_heads`, failing as `tp_size > num_kv_heads`
+    failing = view("tp_size > num_kv_heads", 9, ConditionKind.ASSERT)
+    assert fewer_heads(failing, [SIZE], [failing]) is not None
+    # a branch on the way to another check; the attention heads; the other way round
+    assert fewer_heads(own, [SIZE], [own, view("tp_size % self.total_num_kv_heads", 11)]) is None
+    heads = view("self.total_num_heads < tp_size", 9)
+    assert fewer_heads(heads, [SIZE], [heads]) is None
+    more = view("self.total_num_kv_heads > tp_size", 9)
+    assert fewer_heads(more, [SIZE], [more]) is None
+
+
+def test_no_other_branch_where_the_function_raises_below_the_heads() -> None:
+    # `if kv > tp_size and kv % tp_size != 0: raise ...` then `elif kv < tp_size: raise ...`:
+    # above the heads, the `elif` raises
+    source = textwrap.dedent(
+        """
+        def __init__(self, num_kv_heads):
+            if num_kv_heads > tp_size and num_kv_heads % tp_size != 0:
+                raise ValueError("not divisible")
+            elif num_kv_heads < tp_size:
+                raise ValueError("replication is not supported")
+        """
+    )
+    (function,) = ast.parse(source).body
+    assert isinstance(function, ast.FunctionDef)
+    check = "num_kv_heads > tp_size and num_kv_heads % tp_size != 0"
+    view = ConditionView(text=check, test=check, kind=ConditionKind.IF, line=3, holds=True)
+    action = knob_action(view, [SIZE])
+    assert action is not None
+    assert other_branch(action, view, [SIZE], [view], SourceRead()).aside
+    assert other_branch(action, view, [SIZE], [view], SourceRead(), function).aside is None

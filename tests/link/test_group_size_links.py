@@ -123,6 +123,38 @@ MODEL = """
             tp_size = get_tensor_model_parallel_world_size()
             if num_kv_heads % tp_size != 0:
                 raise ValueError("KV heads must divide evenly")
+
+
+    class Sink:
+        def __init__(self, num_heads: int, num_kv_heads: int):
+            self.tp_size = get_tensor_model_parallel_world_size()
+            self.tp_rank = get_tensor_model_parallel_rank()
+            self.lock = make_lock()
+            self.num_kv_heads = num_kv_heads
+            if self.num_kv_heads < self.tp_size:
+                raise ValueError("fewer KV heads than ranks")
+
+        def check(self, num_heads: int):
+            if self.tp_rank > num_heads:
+                raise ValueError("a kept rank past the heads")
+            if self.lock is None:
+                raise ValueError("no lock")
+
+
+    class LinearSink(Sink):
+        def split(self, group_norm_size: int):
+            if group_norm_size % self.tp_size != 0:
+                raise ValueError("norm groups must split across the ranks")
+
+
+    class SingleSink(Sink):
+        def __init__(self, num_heads: int, num_kv_heads: int):
+            super().__init__(num_heads, num_kv_heads)
+            self.tp_size = 1
+
+        def split(self, group_norm_size: int):
+            if group_norm_size % self.tp_size != 0:
+                raise ValueError("norm groups must split across one rank")
 """
 
 
@@ -188,6 +220,28 @@ def test_a_size_of_the_group_an_accessor_returns_reaches_its_flag_and_a_rank_doe
         assert not [k for k in sites[message].knobs if k.kind == KnobKind.FLAG]
 
 
+def test_a_size_the_constructor_keeps_from_a_group_accessor_reaches_its_flag() -> None:
+    sites = link()
+    # `self.tp_size = get_tensor_model_parallel_world_size()`, read in the constructor
+    (knob,) = [k for k in sites["fewer KV heads than ranks"].knobs if k.group_size]
+    assert knob.name == "--tensor-parallel-size"
+    assert knob.behind == "self.tp_size"
+    assert knob.via is not None
+    assert "`self.tp_size` is `get_tensor_model_parallel_world_size()`, which `Sink`" in knob.via
+    assert "passes `parallel_config.tensor_parallel_size`" in knob.via
+    assert not knob.same_value
+    # read in a subclass's method, the base's constructor assigning it
+    (knob,) = [k for k in sites["norm groups must split across the ranks"].knobs if k.group_size]
+    assert (knob.name, knob.behind) == ("--tensor-parallel-size", "self.tp_size")
+    # a subclass assigning it another value, a rank, another call's result: no flag
+    for message in (
+        "norm groups must split across one rank",
+        "a kept rank past the heads",
+        "no lock",
+    ):
+        assert not [k for k in sites[message].knobs if k.kind == KnobKind.FLAG], message
+
+
 def test_a_caller_importing_the_function_in_its_body_is_followed_to_its_flag() -> None:
     site = link(WORKER_IMPORTING_IN_ITS_BODY)["KV heads must divide evenly"]
     assert [k.name for k in site.knobs if k.group_size] == ["--tensor-parallel-size"]
@@ -225,6 +279,22 @@ HELPERS = """
         return heads
 
 
+    def per_rank(total_groups: int, tp_size: int) -> int:
+        if total_groups % tp_size != 0:
+            raise ValueError("the ranks must split the groups")
+        return total_groups // tp_size
+
+
+    class Base:
+        def __init__(self):
+            self.tp_size = get_tensor_model_parallel_world_size()
+
+
+    class Norm(Base):
+        def groups(self, total_groups: int) -> int:
+            return per_rank(total_groups, self.tp_size)
+
+
     class Layer:
         def __init__(self, kv_heads: int, n: int):
             partition(total_groups=kv_heads, tp_size=get_tensor_model_parallel_world_size())
@@ -246,6 +316,14 @@ def test_a_size_parameter_its_callers_fill_with_the_accessor_reaches_the_flag() 
     assert "`tp_size` is `get_tensor_model_parallel_world_size()`, given by" in knob.via
     assert "passes `parallel_config.tensor_parallel_size`" in knob.via
     assert not knob.same_value
+    # `self.tp_size` a base's constructor sets to the accessor's call
+    sized = [k for k in sites["the ranks must split the groups"].knobs if k.group_size]
+    assert [(k.name, k.behind) for k in sized] == [("--tensor-parallel-size", "tp_size")]
+    assert sized[0].via is not None
+    assert "`tp_size` is `self.tp_size`, given by `Norm.groups`" in sized[0].via
+    assert "`self.tp_size` is `get_tensor_model_parallel_world_size()`, which `Base`" in (
+        sized[0].via
+    )
     # the size compared only with a literal (no remainder), read in a product: the flag
     # does not say which way the test goes; a caller passing a number of its own: no
     # setting decides the parameter

@@ -23,6 +23,7 @@ import ast
 
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
+from errdex.extract.conditions import dotted_name
 from errdex.link.expression_texts import parse_expression
 
 # what the multiple must divide too: the configuration's check of the attention heads
@@ -100,8 +101,41 @@ def remainder(node: ast.expr, knob: Knob) -> tuple[ast.expr, bool] | None:
     return None
 
 
+def fewer_heads(
+    condition: ConditionView, knobs: list[Knob], held: list[ConditionView]
+) -> tuple[str, str] | None:
+    """What to pass the flag for the site's own test that the KV heads are fewer than the
+    size (`heads < size`, `size > heads`), the last of the conditions the raise needs
+    (`held`): a size that divides them, which is at most them and passes the remainder
+    check a model makes of them beside it. Not for a branch's comparison on the way (the
+    other branch checks too: `other_branch`). The action's text and the flag."""
+    last = held[-1] if held else None
+    if last is None or (last.line, last.text) != (condition.line, condition.text):
+        return None
+    node = parse_expression(condition.text)
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return None
+    op, left, right = node.ops[0], node.left, node.comparators[0]
+    for knob in knobs:
+        if not knob.group_size or knob.behind is None:
+            continue
+        heads = left if isinstance(op, ast.Lt) and _is_size(right, knob) else None
+        if isinstance(op, ast.Gt) and _is_size(left, knob):
+            heads = right
+        if isinstance(heads, ast.Name | ast.Attribute) and _kv_heads(heads):
+            return (
+                f"Pass `{knob.name}` with a size that divides {code(ast.unparse(heads))}",
+                knob.name,
+            )
+    return None
+
+
 def _is_size(node: ast.expr, knob: Knob) -> bool:
-    return isinstance(node, ast.Name) and node.id == knob.behind
+    """Whether `node` is the name the size is behind: a local (`tp_size`) or an attribute
+    of the object (`self.tp_size`)."""
+    if isinstance(node, ast.Name):
+        return node.id == knob.behind
+    return isinstance(node, ast.Attribute) and dotted_name(node) == knob.behind
 
 
 def _kv_heads(node: ast.expr) -> bool:

@@ -10,7 +10,9 @@ a size above the heads may be what another setting needs (vllm's decode context 
 wants more tensor-parallel ranks than KV heads, checked before any model is built), and the
 page cannot tell. On the check that the heads divide by the size, the size is at most the
 heads already, so no such setting is on. Nor where the other branch fails on its own
-(`else: raise ValueError(...)`): a size above the heads leads into that error.
+(`else: raise ValueError(...)`), or the function raises where the heads are fewer than the
+size (`elif kv < tp_size: raise ValueError(...)`): a size above the heads leads into that
+error.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
+from errdex.ast_walk import walk
 from errdex.explain.group_size_actions import DIVIDING_HEADS, kv_remainder
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView, Knob
@@ -37,6 +40,7 @@ def other_branch(
     knobs: list[Knob],
     held: list[ConditionView],
     read: SourceRead,
+    function: ast.FunctionDef | None = None,
 ) -> KnobAction:
     """`action` with the other branch's way said, when it is a group size's action on a
     check that the heads divide by the size, which `held` puts under a comparison of the
@@ -59,11 +63,34 @@ def other_branch(
     )
     if branch is None or read.other_branch_fails(branch.line, branch.holds):
         return action
+    if function is not None and _raises_below(function, heads, knob.behind):
+        return action  # above the heads, the other branch's own check raises
     line = branch.line
     other = f"a multiple of {code(heads)} {DIVIDING_HEADS}, above {code(heads)}"
     return replace(
         action, aside=f"Or pass {other}: the test at line {line} then takes its other branch."
     )
+
+
+def _raises_below(function: ast.FunctionDef, heads: str, size: str) -> bool:
+    """Whether the site's function raises where the heads are fewer than the size: an
+    `if`/`elif` testing `heads < size` (or `size > heads`) whose body raises
+    (`elif self.total_num_kv_heads < self.tp_size: raise ValueError(...)`)."""
+    for node in walk(function):
+        if not isinstance(node, ast.If) or not any(isinstance(s, ast.Raise) for s in node.body):
+            continue
+        test = node.test
+        if (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Lt | ast.Gt)
+        ):
+            below, above = (test.left, test.comparators[0])
+            if isinstance(test.ops[0], ast.Gt):
+                below, above = above, below
+            if (ast.unparse(below), ast.unparse(above)) == (heads, size):
+                return True
+    return False
 
 
 def _compares(text: str, heads: str, size: str) -> bool:

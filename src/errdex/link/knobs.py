@@ -17,7 +17,7 @@ Each name is resolved to the environment variables (`environment_knobs`) and fla
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import msgspec
 
@@ -103,6 +103,8 @@ class KnobIndex:
         # `_finished`'s answers, by the knob (a value: `knobs` builds equal knobs afresh) and
         # the class asking
         self._finished_found: dict[tuple[KnobLink, str | None], KnobLink] = {}
+        # `assigned_size`'s answers, by (module, class, attribute)
+        self._sizes: dict[tuple[str, str, str], tuple[KnobLink, ...]] = {}
 
     def _matchable(self) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         """The last names some source can match a dotted name by, whose root the file does
@@ -178,6 +180,8 @@ class KnobIndex:
                 found = self._resolve(name, facts, class_name, local, depth=0)
             if init_values:  # through the constructor's value of it, then its own
                 found = [*self._through_init(name, facts, class_name, init_values), *found]
+            if not found and class_name:
+                found = self.assigned_size(name, facts, class_name)
             if found:
                 behind.append((name, found))
         if len(behind) > 1:
@@ -469,6 +473,40 @@ class KnobIndex:
                 continue
             out.extend(msgspec.structs.replace(k, behind=dotted, via=via) for k in keyed or [knob])
         return out
+
+    def assigned_size(self, dotted: str, facts: FileFacts, class_name: str) -> tuple[KnobLink, ...]:
+        """The size flag behind `self.X` (`dotted`, read in a method of `class_name`) that
+        the nearest of the class and its bases assigning it sets to a group accessor's call
+        each time (`self.tp_size = get_tensor_model_parallel_world_size()` in a base's
+        `__init__`, `ClassFact.attr_classes`), as for a local so bound: the flag the group is
+        built from. Nothing for another call's result (a rank, a lock, a layer): no setting
+        gives it. Once per (module, class, attribute)."""
+        root, _, attr = dotted.partition(".")
+        if root != "self" or not attr or "." in attr:
+            return ()
+        key = (facts.module, class_name, attr)
+        found = self._sizes.get(key)
+        if found is None:
+            found = self._sizes[key] = tuple(self._assigned_size(dotted, attr, facts, class_name))
+        return found
+
+    def _assigned_size(
+        self, dotted: str, attr: str, facts: FileFacts, class_name: str
+    ) -> Iterator[KnobLink]:
+        for cls in self._names.class_and_bases(facts, class_name):
+            written = cls.fact.attr_classes.get(attr)
+            if written is None and attr not in cls.fact.methods:
+                continue  # the class neither assigns it nor defines it as a property
+            accessor = written[:-2] if written and written.endswith("()") else None
+            if accessor is None or not accessor.isidentifier():
+                return  # the nearest class that says what it is says something else
+            via = f"`{dotted}` is `{written}`, which `{cls.fact.qualname}` assigns it"
+            for k in self._resolve(accessor, cls.file, cls.fact.qualname, {}, 1):
+                if k.group_size and k.kind == KnobKind.FLAG:
+                    yield msgspec.structs.replace(
+                        k, behind=dotted, via=f"{via}; {k.via}" if k.via else via
+                    )
+            return
 
     def _handed_on(
         self, value: str, facts: FileFacts, class_name: str | None, depth: int

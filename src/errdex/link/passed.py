@@ -263,13 +263,15 @@ class PassedArguments:
             # a settings object's field the constructor copied (`self.kv_cache_dtype =
             # cache_config.cache_dtype`): that field's setting
             chain = self._sources.copied_from(facts, call.class_name, value)
-            if chain is None:
-                return []
             via = f"`{param}` is `{value}`, given by {at}"
-            return [
-                _through(k, via, call.function)
-                for k in self._knobs.copied(value, chain, facts, call.class_name)
-            ]
+            if chain is not None:
+                found = self._knobs.copied(value, chain, facts, call.class_name)
+            elif call.class_name:
+                # `self.tp_size` the class (or a base) sets to a group accessor's call
+                found = list(self._knobs.assigned_size(value, facts, call.class_name))
+            else:
+                return []
+            return [_through(k, via, call.function) for k in found]
         above = self._given(source.module, source.init, source.param, source.position, depth + 1)
         via = f"`{param}` is `{value}`, given by {at}, the `{source.param}` `{source.init}` keeps"
         return [
