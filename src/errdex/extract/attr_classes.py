@@ -26,16 +26,19 @@ from errdex.extract.init_attrs import ClassText
 from errdex.extract.shapes import annotated_class, annotation_in
 from errdex.lazy_re import lazy_compile
 
+# Each pattern reads one line, from the `\n` before it (the text is read with one before
+# its first line): a search jumps from one `\n` to the next, where a `^` is tried at every
+# character.
 # `self.x: Foo = ...`, `self.x: "Foo"`, starting a line
 _ANNOTATED = lazy_compile(
-    r"^[ \t]*self\.(\w+)[ \t]*:[ \t]*([^=\n#]+?)[ \t]*(?:=(?!=)|#|\r?$)", re.MULTILINE
+    r"\n[ \t]*self\.(\w+)[ \t]*:[ \t]*([^=\n#]+?)[ \t]*(?:=(?!=)|#|\r?$)", re.MULTILINE
 )
 # `self.x = name(` / `self.x: T = name(`, starting a line: the callee, and where `(` is
 _CALLED = lazy_compile(
-    r"^[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*((?:self\.)?[A-Za-z_][\w.]*)\(", re.MULTILINE
+    r"\n[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*((?:self\.)?[A-Za-z_][\w.]*)\(", re.MULTILINE
 )
 _NONE = lazy_compile(
-    r"^[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*None[ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE
+    r"\n[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*None[ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE
 )
 _REST = lazy_compile(r"[ \t]*(?:#[^\n]*)?(?:\r?\n|$)")
 
@@ -46,9 +49,9 @@ def attribute_classes(whole: ClassText) -> dict[str, str]:
     for item in whole.cls.body:
         if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
             annotated.setdefault(item.target.id, set()).add(annotated_class(item.annotation))
-    text = whole.text
-    if "self." not in text:  # its fields alone: those annotated with a class
+    if "self." not in whole.text:  # its fields alone: those annotated with a class
         return {a: c for a, found in annotated.items() if len(found) == 1 and (c := found.pop())}
+    text = "\n" + whole.text  # each line read from the `\n` before it
     for match in _ANNOTATED.finditer(text):
         node = annotation_in(match[2])
         annotated.setdefault(match[1], set()).add(annotated_class(node) if node else None)

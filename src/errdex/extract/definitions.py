@@ -322,7 +322,7 @@ class DefinitionRecorder:
                     ):
                         field_docs[item.target.id] = f"{DOC_OF}{default.value.id}.{default.attr}"
         configured = _ARGS_CLASS.search(stmt.name) or _CONFIG_CLASS.search(stmt.name)
-        whole = ClassText(stmt, lines)  # each part of its text read once for all three
+        whole = ClassText(stmt, self.state.text)  # each part read once for all three
         kwargs_into, kwargs_defaults = kwargs_passing(whole) if methods else ({}, {})
         keys, dict_valued = _config_keys(stmt) if _CONFIG_CLASS.search(stmt.name) else ((), ())
         kept = kept_attributes(whole)

@@ -13,12 +13,14 @@ fact: what the attribute holds is then not the caller's value, or not its truth.
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
 from errdex.extract.shapes import copied_chain
+from errdex.extract.source_text import line_starts, source_lines
 from errdex.lazy_re import lazy_compile
 
 # `self.x = x`, `self.x: bool = not x`, `self.x = bool(x)`, `self.x = (not x)`, a comment
@@ -59,9 +61,10 @@ class ClassText:
     have blanked its methods' bodies), each part read once however many of them ask: the
     class's body, how often it assigns each `self.X`, and its own `__init__`'s body."""
 
-    def __init__(self, cls: ast.ClassDef, lines: Sequence[str]) -> None:
+    def __init__(self, cls: ast.ClassDef, source: str) -> None:
         self.cls = cls
-        self.lines = lines
+        self.source = source  # the file's text
+        self.lines = source_lines(source)
         self.init = next(
             (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"),
             None,
@@ -69,10 +72,15 @@ class ClassText:
 
     @functools.cached_property
     def text(self) -> str:
-        """The text of the class's body."""
-        cls, lines = self.cls, self.lines
-        whole = block_of(lines, cls.lineno + 1, indent_of(lines[cls.lineno - 1]), len(lines))
-        return "".join(whole or ())
+        """The text of the class's body: `block_of`'s lines after its `class` line, sliced
+        from the file's text in one piece."""
+        cls, lines, source = self.cls, self.lines, self.source
+        begin = cls.lineno
+        end = _block_end(source, lines, begin, len(indent_of(lines[cls.lineno - 1])))
+        while begin < end and not lines[begin].strip():
+            begin += 1
+        starts = line_starts(source)
+        return source[starts[begin] : starts[end]]
 
     @functools.cached_property
     def counts(self) -> dict[str, int]:
@@ -89,7 +97,7 @@ class ClassText:
         init = self.init
         if init is None or not init.body:
             return None
-        return block_of(self.lines, init.body[0].lineno, indent_of(self.lines[init.lineno - 1]))
+        return block_of(self.source, init.body[0].lineno, indent_of(self.lines[init.lineno - 1]))
 
 
 def kept_attributes(whole: ClassText) -> KeptAttributes:
@@ -101,7 +109,7 @@ def kept_attributes(whole: ClassText) -> KeptAttributes:
     args = init.args
     params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} - {"self"}
     body = whole.init_body
-    if body is None or any("setattr(" in line for line in body):
+    if body is None or "setattr(" in "".join(body):  # no line's end holds part of it
         return _NOTHING_KEPT
     indent = indent_of(body[0]) if body else ""
     found: dict[str, str] = {}
@@ -195,25 +203,45 @@ def indent_of(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
-def block_of(
-    lines: Sequence[str], first: int, outer: str, most: int = _MAX_LINES
-) -> list[str] | None:
-    """The lines from `first` (counted from 1) while they are blank, comments, or indented
-    deeper than `outer`: a body as its text has it. None past `most` lines."""
-    out: list[str] = []
-    limit = len(outer)
-    for index in range(first - 1, len(lines)):  # no copy of the file's lines per block
-        line = lines[index]
-        if len(line) - len(line.lstrip(" \t")) <= limit:
-            stripped = line.strip()
-            if stripped and stripped[0] != "#":
-                break
-        out.append(line)
-        if len(out) > most:
-            return None
-    while out and not out[0].strip():
-        out.pop(0)
-    return out
+def block_of(source: str, first: int, outer: str, most: int = _MAX_LINES) -> list[str] | None:
+    """The lines of `source` from `first` (counted from 1) while they are blank, comments, or
+    indented deeper than `outer`, the blank ones it starts with left out: a body as its
+    text has it. None past `most` lines."""
+    lines = source_lines(source)
+    begin = first - 1
+    end = _block_end(source, lines, begin, len(outer))
+    if end - begin > most:
+        return None
+    while begin < end and not lines[begin].strip():
+        begin += 1
+    return list(lines[begin:end])
+
+
+def _block_end(source: str, lines: Sequence[str], begin: int, outer: int) -> int:
+    """The index of the line that ends the block whose lines start at `lines[begin]` (see
+    `block_of`), or `len(lines)`: found by one search of the text from the `\\n` before
+    that line (`_body_end`), where a reading line by line strips every line of the block."""
+    if begin >= len(lines):
+        return begin
+    if begin == 0 or "\r" in source:  # no `\\n` before it, or a line may end at `\\r`
+        for index in range(begin, len(lines)):
+            line = lines[index]
+            if len(line) - len(line.lstrip(" \t")) <= outer:
+                stripped = line.strip()
+                if stripped and stripped[0] != "#":
+                    return index
+        return len(lines)
+    starts = line_starts(source)
+    found = _body_end(outer).search(source, starts[begin] - 1)
+    return len(lines) if found is None else bisect.bisect_left(starts, found.start() + 1)
+
+
+@functools.lru_cache(maxsize=64)
+def _body_end(outer: int) -> re.Pattern[str]:
+    """The line that ends a block whose owner is indented by `outer` characters, with the
+    `\\n` before it: one indented by no more (spaces and tabs, as `block_of` counts them)
+    that is neither blank nor a comment (`\\s` is the whitespace `str.strip` takes)."""
+    return re.compile(rf"\n[ \t]{{0,{outer}}}+(?![ \t])[^\S\n]*[^\s#]")
 
 
 def _rebound(body: list[str], depths: list[int], name: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import functools
 import io
+import itertools
 import re
 import textwrap
 import tokenize
@@ -55,6 +56,13 @@ def source_lines(source: str) -> tuple[str, ...]:
     if len(lines) == source.count("\n") + (bool(source) and not source.endswith("\n")):
         return tuple(lines)
     return tuple(_LINE.findall(source))
+
+
+@functools.lru_cache(maxsize=16)
+def line_starts(source: str) -> tuple[int, ...]:
+    """Where each line of `source_lines(source)` starts in `source`, and `len(source)` last:
+    line `n` (counted from 1) is `source[starts[n - 1] : starts[n]]`."""
+    return (0, *itertools.accumulate(map(len, source_lines(source))))
 
 
 def line_span(source: str, first: int, last: int) -> str:
