@@ -31,6 +31,7 @@ ENG = {
             api_server_count: int = 1
             data_parallel_hybrid_lb: bool = False
             cache_dtype: str = "auto"
+            comm_backend: str = "mp"
 
             @staticmethod
             def add_cli_args(parser):
@@ -46,6 +47,7 @@ ENG = {
                 parser.add_argument("--kernel", choices=["fused", "triton"], default=None)
                 parser.add_argument("--profile", action="store_true")
                 parser.add_argument("--cache-dtype", default="auto")
+                parser.add_argument("--comm-backend", default="mp")
                 return parser
         """,
     "eng/serve.py": """
@@ -89,6 +91,11 @@ ENG = {
                 if self.enable_elastic_ep:
                     if self.pipeline_parallel_size > 1:
                         raise ValueError("elastic EP does not take pipeline parallelism")
+
+            def check_comm(self):
+                if self.enable_eplb:
+                    if self.comm_backend != "ray":
+                        raise ValueError("EPLB needs the ray backend")
 
             def check_cache(self):
                 if self.enable_eplb:
@@ -187,6 +194,16 @@ def test_a_value_outside_literals_is_not_a_placeholder_in_both_lines(eng: Store)
     assert "--enable-eplb" not in fixes_of(page)
     for fix in (s.fix for s in page.solutions if s.fix):
         assert "CACHE_DTYPE" not in fix.before + fix.after
+
+
+def test_a_flag_whose_default_fails_as_well_is_kept_in_both_lines(eng: Store) -> None:
+    """`self.comm_backend != "ray"` with `--comm-backend` left "mp": the user's own value
+    and the default both fail it, so the "before" fails through `--enable-eplb`, the flag
+    the fix changes; `--comm-backend COMM_BACKEND` is kept in both lines."""
+    page = page_of(eng, "EPLB needs the ray backend")
+    before, after = fixes_of(page)["--enable-eplb"]
+    assert "--comm-backend COMM_BACKEND --enable-eplb" in before, before
+    assert "--comm-backend COMM_BACKEND" in after and "--enable-eplb" not in after, after
 
 
 def test_the_settings_of_a_failing_sum_are_the_users_own_values(eng: Store) -> None:

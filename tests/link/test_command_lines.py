@@ -124,6 +124,62 @@ def test_an_environment_variable_is_set_for_the_main_command() -> None:
     assert knobs["ENG_USE_V2"] == "eng serve MODEL_TAG"
 
 
+# vllm's `preload`: its own class runs the check, after parsing the engine's flags on its
+# own line; `eng serve` reaches more flags but never runs `PreloadSubcommand.cmd`.
+PRELOAD = """
+    from eng import envs
+    from eng.args import EngineArgs
+
+    def validate(args):
+        if args.enforce_eager:
+            raise ValueError("the daemons do not load eagerly")
+
+    def check_config(config):
+        if config.enforce_eager:
+            raise ValueError("eager mode is not supported here either")
+
+    class PreloadSubcommand:
+        name = "preload"
+
+        @staticmethod
+        def cmd(args):
+            validate(args)
+            if args.enforce_eager:
+                raise ValueError("the daemon does not load eagerly")
+            if args.log_requests:
+                raise ValueError("the daemon logs no requests")
+            if not envs.ENG_USE_V2:
+                raise ValueError("the daemon needs the V2 runner")
+
+        def subparser_init(self, subparsers):
+            parser = subparsers.add_parser(self.name)
+            parser.add_argument("--gpus", type=int)
+            return EngineArgs.add_cli_args(parser)
+    """
+
+
+def test_a_check_in_a_subcommand_s_own_class_gets_that_subcommand_s_line() -> None:
+    sites = link({**CLI, "eng/cli/preload.py": PRELOAD})
+    assert knobs_by_name(sites, "the daemon does not load eagerly") == {
+        "--enforce-eager": "eng preload"
+    }
+    # a flag no path of the class declares: no line gives it to the check
+    assert knobs_by_name(sites, "the daemon logs no requests")["--log-requests"] is None
+    # a variable read there is set for that line, not the main command's
+    assert knobs_by_name(sites, "the daemon needs the V2 runner")["ENG_USE_V2"] == "eng preload"
+    # a function only the class calls: the same line
+    assert knobs_by_name(sites, "the daemons do not load eagerly") == {
+        "--enforce-eager": "eng preload"
+    }
+    # elsewhere, or in a function nothing found calls, the main command stays
+    assert knobs_by_name(sites, "eager mode is not supported here") == {
+        "--enforce-eager": "eng serve MODEL_TAG"
+    }
+    assert knobs_by_name(sites, "eager mode is not supported here either") == {
+        "--enforce-eager": "eng serve MODEL_TAG"
+    }
+
+
 def test_without_console_scripts_there_is_no_command() -> None:
     knobs = knobs_by_name(link(CLI, scripts=()), "eager mode is not supported here")
     assert knobs == {"--enforce-eager": None}
@@ -372,6 +428,51 @@ def test_subcommands_a_loop_adds_over_command_classes_compose_their_words() -> N
     }
     # the program's main command is still the one reaching the most flags
     assert knobs_by_name(sites, "needs the V2 runner")["ENG_USE_V2"] == "eng serve MODEL_TAG"
+
+
+def _engine_bench(word: str, name: str) -> dict[str, str]:
+    """A `bench` subcommand parsing the engine's flags, whose class runs its module's
+    `main`, and that module."""
+    return {
+        f"eng/cli/bench/{word}.py": f"""
+            from eng.bench.{word} import add_cli_args, main
+            from eng.cli.bench.base import BenchBase
+
+            class {name}(BenchBase):
+                name = "{word}"
+
+                @classmethod
+                def add_cli_args(cls, parser):
+                    add_cli_args(parser)
+
+                @staticmethod
+                def cmd(args):
+                    main(args)
+            """,
+        f"eng/bench/{word}.py": f"""
+            from eng.args import EngineArgs
+
+            def add_cli_args(parser):
+                parser.add_argument("--{word}-iters", type=int, default=30)
+                EngineArgs.add_cli_args(parser)
+
+            def main(args):
+                if args.enforce_eager:
+                    raise ValueError("the {word} bench does not run eagerly")
+            """,
+    }
+
+
+def test_a_check_only_a_looped_subcommand_s_class_runs_gets_its_line() -> None:
+    # the walk up from `--enforce-eager` passes the loop once, for one class only: the
+    # other's check still gets its own line
+    files = {**CLI, **BENCH, **_engine_bench("latency", "BenchLatency")}
+    files.update(_engine_bench("sweep", "BenchSweep"))
+    sites = link(files)
+    for word in ("latency", "sweep"):
+        assert knobs_by_name(sites, f"the {word} bench does not run eagerly") == {
+            "--enforce-eager": f"eng bench {word}"
+        }
 
 
 def test_a_nested_subcommand_s_flag_is_not_offered_through_the_config_file() -> None:

@@ -207,9 +207,31 @@ def _holding(part: ConditionView, facts: Facts) -> list[_Held]:
     held = _flag_held(knob, witness, within)
     if witness and placeholder(witness.split()[-1]):
         shape = _literal_shape(part, knob, facts) if _takes_value(knob) else None
-        if shape is not None and shape.op in ("!=", "not in"):
+        if shape is not None and shape.op in ("!=", "not in") and _default_passes(knob, shape):
+            # left out the flag passes: only a value the page cannot name fails the
+            # "before"; where its default fails as well (or is not known), the "before"
+            # fails through the flag the fix changes, with the user's own value kept
             return [replace(held, outside=True)]
     return [held]
+
+
+def _default_passes(knob: Knob, shape: Shape) -> bool:
+    """Whether the flag's literal default is one of the values `shape` (`!=`, `not in`
+    literals) lets pass: `'auto'` for `dtype not in ("auto", "half")`."""
+    if knob.default is None:
+        return False  # not known: the user's own value is all the page has
+    try:
+        default = ast.literal_eval(knob.default)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False  # another class's field, not a value
+    values = [shape.value] if shape.op == "!=" else shape.value
+    if not isinstance(values, tuple | list | set | frozenset):
+        return False
+    if default is None:
+        # a name of the set (`backend != "ray"`) is none of them; a number left None is
+        # mostly filled by the program later (`interleave_size` with the config's 1)
+        return not all(isinstance(v, str) for v in values)
+    return default in values
 
 
 def _may_read_setting(part: ConditionView, facts: Facts) -> bool:

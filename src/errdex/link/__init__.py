@@ -64,7 +64,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "110-accessor-sizes"
+LINKER_VERSION = "111-handler-lines"
 
 
 def link_version(
@@ -330,6 +330,7 @@ class _Context:
         if facts is None:
             return indexed
         links = self.callers.callers(indexed.module, site.function)
+        checked_in = (indexed.module, site.function)  # whose command line reaches the check
         knobs = self.knobs
         # a helper's site has no names of its own: they are read from its conditions
         names = site.names or None
@@ -377,7 +378,7 @@ class _Context:
         # condition links that flag already (a linked knob says more than the name), and a
         # command line takes it (an arguments class no program parses is no setting)
         for field in fields:
-            field = self._with_command(field, facts.path)
+            field = self._with_command(field, facts.path, checked_in)
             if field.name not in known and field.command:
                 found.append(field)
         unique = {(k.name, k.behind): k for k in reversed(found)}
@@ -396,9 +397,11 @@ class _Context:
             flow_links=self._flow_links(indexed),
             calls=len(self.callers.passing_calls(indexed.module, site.function)),
             gates=gates,
-            knobs=tuple(self._with_command(k, facts.path) for k in reversed(unique.values())),
+            knobs=tuple(
+                self._with_command(k, facts.path, checked_in) for k in reversed(unique.values())
+            ),
             selections=tuple(
-                self._selection_command(s)
+                self._selection_command(s, checked_in)
                 for s in self.selection.selections(
                     facts,
                     site.class_name,
@@ -449,18 +452,19 @@ class _Context:
             self._publics[key] = "" if found == f"{module}.{function}" else found
         return self._publics[key]
 
-    def _with_command(self, knob: KnobLink, path: str) -> KnobLink:
+    def _with_command(self, knob: KnobLink, path: str, site: tuple[str, str]) -> KnobLink:
         """The knob with the command line a user types to set it (for a flag the site's file
-        `path` declares, the command of that declaration), and the public path of the class
-        that takes it as a keyword (`vllm.LLM`, not the module defining it)."""
+        `path` declares, the command of that declaration; for a check in a subcommand's own
+        class, that subcommand's line), and the public path of the class that takes it as
+        a keyword (`vllm.LLM`, not the module defining it)."""
         if knob.entry_keyword:
             command = None  # the keyword of `call` alone: no command line builds the object
         elif knob.kind == KnobKind.FLAG:
             # the site's file declaring a flag of that name: its own program's, whichever
             # declaration the knob was linked to (`--resume` of each sweep)
-            command = self.commands.command(knob.name, within=path)
+            command = self.commands.command(knob.name, within=path, site=site)
         else:
-            command = self._command(knob.kind, knob.name)
+            command = self._command(knob.kind, knob.name, site)
         call = knob.call
         if call is not None:
             path, paren, first = call.partition("(")
@@ -477,21 +481,22 @@ class _Context:
             knob, command=command or knob.command, call=call, config=config
         )
 
-    def _selection_command(self, selection: SelectionLink) -> SelectionLink:
+    def _selection_command(self, selection: SelectionLink, site: tuple[str, str]) -> SelectionLink:
         """The selection with the command line a user types to give the setting (a
         registry's name: also a flag added by a computed name, as its fix gives the name
         that reaches the check)."""
         if selection.how == "name" and selection.kind == KnobKind.FLAG:
-            command = self.commands.computed_command(selection.setting)
+            command = self.commands.computed_command(selection.setting, site)
         else:
-            command = self._command(selection.kind, selection.setting)
+            command = self._command(selection.kind, selection.setting, site)
         return msgspec.structs.replace(selection, command=command) if command else selection
 
-    def _command(self, kind: KnobKind, name: str) -> str | None:
-        """The command that takes a flag; for a variable, the version's main command."""
-        return (
-            self.commands.command(name) if kind == KnobKind.FLAG else self.commands.main_command()
-        )
+    def _command(self, kind: KnobKind, name: str, site: tuple[str, str]) -> str | None:
+        """The command that takes a flag; for a variable, the version's main command (the
+        line of the subcommand whose own class `site`, the check's function, is in)."""
+        if kind == KnobKind.FLAG:
+            return self.commands.command(name, site=site)
+        return self.commands.site_command(site)
 
     def _knobs_of_callers(
         self, module: str, function: str, links: tuple[CallerLink, ...]

@@ -8,6 +8,12 @@ arguments declared on the way (`model_tag`) become placeholders for the user's v
 most flags of the version is the program's main command, and is chosen; a subcommand that
 adds subcommands of its own (`vllm snapshot create`) only when no other reaches it.
 
+A check in the class of a subcommand (`PreloadSubcommand.cmd`, whose `subparser_init`
+adds "preload"), or in a function only its methods call, runs only on that subcommand's
+line: a flag there is given to `vllm preload`, never to the main command that reaches more
+flags, and a flag no path of that class declares has no line (the check never sees it
+given). An environment variable read there is set for that line too.
+
 Subcommands a loop adds over command classes (`for cmd_cls in Base.__subclasses__():`,
 `add_parser(cmd_cls.name)`, `cmd_cls.add_cli_args(sub)`) are reached through the method the
 loop hands the parser: from `BenchmarkThroughputSubcommand.add_cli_args` the walk takes the
@@ -18,6 +24,7 @@ compose (`vllm bench sweep serve`).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import NamedTuple
 
 from errdex.extract.commands import metavar
@@ -29,6 +36,8 @@ Function = tuple[str, str]  # (module, qualname)
 
 _MAX_DEPTH = 5
 _MAX_SEEN = 400  # functions visited from one flag's declarations
+_HANDLER_DEPTH = 2  # calls up from a check to a subcommand's own class
+_HANDLER_CALLS = 8  # calls of one function followed up (a helper of many is no one's)
 
 
 class _Reach(NamedTuple):
@@ -43,6 +52,8 @@ class _Reach(NamedTuple):
     complete: bool = True
     # the flags argparse requires, declared on the way (`--serve-cmd SERVE_CMD`)
     required: tuple[str, ...] = ()
+    # the functions walked through, from the flag's declaration up to where it ends
+    path: tuple[Function, ...] = ()
 
 
 class CommandIndex:
@@ -67,6 +78,9 @@ class CommandIndex:
         # word and the loop's function
         self._looped: dict[Function, tuple[str, Function]] = {}
         self._nested: set[Function] = set()  # functions adding more than one subcommand
+        # (module, class) of each class a method of which adds a subcommand (or is handed
+        # one's parser by a loop): a subcommand's own class, whose methods run on its line
+        self._commands_of: set[tuple[str, str]] = set()
         # functions adding a subcommand to a parser they build: programs of their own
         self._own_programs: set[Function] = set()
         self._scripted: dict[Function, bool] = {}
@@ -113,21 +127,121 @@ class CommandIndex:
                     self._required.setdefault((facts.module, flag.function), []).append(flag)
         if self._scripts:
             self._looped = _looped_subcommands(files)
+        for module, function in (*self._subcommands, *self._looped):
+            owner, dot, _ = function.partition(".")
+            if dot:
+                self._commands_of.add((module, owner))
         self._reached: dict[str, list[_Reach]] = {}
         self._nested_lines: set[str] = set()
         self._walked: dict[Function, list[_Reach]] = {}
         self._popular: Counter[tuple[str | None, str]] | None = None
         self._main: tuple[str | None] | None = None
+        self._handler_lines: dict[tuple[str, str], str | None] = {}
+        self._handlers: dict[Function, tuple[str, str] | None] = {}
+        self._called_up: dict[tuple[Function, tuple[str, str]], bool] = {}
 
-    def command(self, flag: str, within: str | None = None) -> str | None:
+    def command(
+        self, flag: str, within: str | None = None, site: Function | None = None
+    ) -> str | None:
         """`vllm serve MODEL_TAG` for `--enforce-eager`, or None when no script reaches it;
         with `within`, only from the declarations of that file (the program whose file
-        reads the flag: another program's flag of the same name is not it)."""
+        reads the flag: another program's flag of the same name is not it); with `site`
+        (the function of the check) in a subcommand's own class, only that subcommand's
+        line (None when it does not take the flag)."""
         if within is not None and (flag, within) in self._origins_in:
-            reaches = [r for o in self._origins_in[(flag, within)] for r in self._walk(o)]
+            origins = self._origins_in[(flag, within)]
+            reaches = [r for o in origins for r in self._walk(o)]
         else:
-            reaches = self._reach(flag)
-        return self._best_line(reaches)
+            origins, reaches = self._origins.get(flag, []), self._reach(flag)
+        handler = self._handler(site)
+        if handler is None:
+            return self._best_line(reaches)
+        through = [r for r in reaches if _through(r, handler)]
+        if through:
+            return self._best_line(through)
+        # a walk passes a function once, so the loop adding the class's subcommand ends the
+        # walk of the first class it hands a parser: a later one may still take the flag
+        if any(self._calls_up_to(o, handler) for o in origins):
+            return self._handler_line(handler)
+        return None
+
+    def site_command(self, site: Function) -> str | None:
+        """The command an environment variable read at `site` is set for: the line of the
+        subcommand whose own class the site is in, else the main command."""
+        handler = self._handler(site)
+        return self.main_command() if handler is None else self._handler_line(handler)
+
+    def _handler_line(self, handler: tuple[str, str]) -> str | None:
+        """The most popular complete line among the flags' walks through the class."""
+        if handler not in self._handler_lines:
+            reaches = [r for flag in self._origins for r in self._reach(flag)]
+            self._handler_lines[handler] = self._best_line(
+                [r for r in reaches if _through(r, handler)]
+            )
+        return self._handler_lines[handler]
+
+    def _calls_up_to(self, origin: Function, handler: tuple[str, str]) -> bool:
+        """Whether a method of the class `handler` calls `origin`, up the callers."""
+        key = (origin, handler)
+        found = self._called_up.get(key)
+        if found is None:
+            module, name = handler
+            found = self._called_up[key] = self._up_callers(
+                origin, lambda f: f[0] == module and f[1].startswith(f"{name}.")
+            )
+        return found
+
+    def _up_callers(self, start: Function, hit: Callable[[Function], bool]) -> bool:
+        """Whether `start` or a function up its callers (breadth first, as deep as a
+        walk goes) is one `hit` takes."""
+        level, seen = [start], {start}
+        for _ in range(_MAX_DEPTH + 1):
+            if any(hit(f) for f in level):
+                return True
+            following = []
+            for function in level:
+                for caller in self._callers.direct_callers(*function):
+                    if caller not in seen and len(seen) < _MAX_SEEN:
+                        seen.add(caller)
+                        following.append(caller)
+            level = following
+        return False
+
+    def _on_line(self, reaches: list[_Reach], site: Function | None) -> list[_Reach]:
+        """`reaches`, for a `site` in a subcommand's own class only those through it."""
+        handler = self._handler(site)
+        return reaches if handler is None else [r for r in reaches if _through(r, handler)]
+
+    def _handler(self, site: Function | None) -> tuple[str, str] | None:
+        """(module, class) of the subcommand's own class `site` is a function of, or whose
+        methods alone call it (`_validate_seed_args` of `PreloadSubcommand.cmd`), up to
+        two calls away; None when another function, the module's own code, or no call
+        found reaches it (the main command's line is kept)."""
+        if site is None or not self._commands_of:
+            return None
+        if site not in self._handlers:
+            self._handlers[site] = self._called_from(site, _HANDLER_DEPTH)
+        return self._handlers[site]
+
+    def _called_from(self, function: Function, depth: int) -> tuple[str, str] | None:
+        """The subcommand's own class `function` is in, or the one class its every call is
+        made from, `depth` calls up at most."""
+        owner = (function[0], function[1].partition(".")[0])
+        if owner in self._commands_of:
+            return owner
+        calls = self._callers.passing_calls(*function) if depth else ()
+        if not calls or len(calls) > _HANDLER_CALLS:
+            return None
+        handlers = set()
+        for call, facts in calls:
+            caller = (facts.module, call.function)
+            if call.function == "<module>" or caller == function:
+                return None  # run at import, or by itself
+            handler = self._called_from(caller, depth - 1)
+            if handler is None:
+                return None
+            handlers.add(handler)
+        return handlers.pop() if len(handlers) == 1 else None
 
     def _best_line(self, reaches: list[_Reach]) -> str | None:
         """The line of the complete reach of the most popular command, fewest positionals."""
@@ -140,18 +254,17 @@ class CommandIndex:
         )
         return self._line(best)
 
-    def computed_command(self, flag: str) -> str | None:
+    def computed_command(self, flag: str, site: Function | None = None) -> str | None:
         """`command(flag)`, or for a flag no call declares by name, the command reaching
         the method that adds its arguments class's fields by computed names
         (`--tool-call-parser` of `BaseFrontendArgs.add_cli_args`). Only for a fix that
         carries what reaches the check itself (a registry's name picking the code): a
         setting's fix from this command may lack the others its check needs."""
-        found = self.command(flag)
+        found = self.command(flag, site=site)
         if found is not None:
             return found
-        return self._best_line(
-            [r for o in self._computed_origins.get(flag, []) for r in self._walk(o)]
-        )
+        reaches = [r for o in self._computed_origins.get(flag, []) for r in self._walk(o)]
+        return self._best_line(self._on_line(reaches, site))
 
     def nested(self, line: str) -> bool:
         """Whether the command line names a subcommand of a subcommand (`vllm bench
@@ -260,7 +373,7 @@ class CommandIndex:
                     complete = function not in self._nested or bool(words)
                     line = " ".join(w for w in (name, *words) if w) or None
                     required = self._path_required(path)
-                    out.append(_Reach(line, function[0], positionals, complete, required))
+                    out.append(_Reach(line, function[0], positionals, complete, required, path))
                     continue
                 looped = self._looped.get(function)
                 if looped is not None:
@@ -287,20 +400,9 @@ class CommandIndex:
             return True
         known = self._scripted.get(function)
         if known is None:
-            known = False
-            level, seen = [function], {function}
-            for _ in range(_MAX_DEPTH + 1):
-                if any(f in self._targets for f in level):
-                    known = True
-                    break
-                following = []
-                for f in level:
-                    for caller in self._callers.direct_callers(*f):
-                        if caller not in seen and len(seen) < _MAX_SEEN:
-                            seen.add(caller)
-                            following.append(caller)
-                level = following
-            self._scripted[function] = known
+            known = self._scripted[function] = self._up_callers(
+                function, lambda f: f in self._targets
+            )
         return known
 
     def _path_positionals(self, path: tuple[Function, ...]) -> tuple[str, ...]:
@@ -322,6 +424,12 @@ class CommandIndex:
                 if form not in given:
                     given.append(form)
         return tuple(given)
+
+
+def _through(reach: _Reach, owner: tuple[str, str]) -> bool:
+    """Whether the walk of `reach` passed a method of the class `owner` (module, class)."""
+    module, name = owner
+    return any(m == module and f.startswith(f"{name}.") for m, f in reach.path)
 
 
 def _looped_subcommands(files: list[FileFacts]) -> dict[Function, tuple[str, Function]]:
