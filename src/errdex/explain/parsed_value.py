@@ -42,11 +42,18 @@ _SHOWN_KEYS = 4
 
 
 def parsed_value_solution(
-    facts: Facts, value: str, field: str, where: str, runs: str
+    facts: Facts,
+    value: str,
+    field: str,
+    where: str,
+    runs: str,
+    helpers: frozenset[str] = frozenset(),
 ) -> Solution | None:
     """ "In the data you validate, give `field` a value that is a valid regular expression:
-    `re.compile(v)` failed on it ...", or the keys of the table its lookup missed; None when
-    the `try` around the site does anything else, or reads anything but the value."""
+    `re.compile(v)` failed on it ...", or the keys of the table its lookup missed, or the
+    one call of a helper of the module (`helpers`: a function it defines or imports) the
+    `try` hands what it read from the value; None when the `try` around the site does
+    anything else, or reads anything but the value."""
     clause = facts.innermost_except()
     function = facts.site_function()
     tree = facts.source_tree()
@@ -98,7 +105,10 @@ def parsed_value_solution(
             ),
             kind="input",
         )
-    if not caught & _KEY_ERRORS or not all(_quiet(c, reading) for c in calls):
+    if not caught & _KEY_ERRORS:
+        reading.fixed |= helpers  # the module's functions: fixed at import as its constants
+        return _helper_solution(calls, helpers, reading, (where, field, runs))
+    if not all(_quiet(c, reading) for c in calls):
         return None
     tables = [s for s in lookups if isinstance(s.ctx, ast.Load) and reading.of_value([s.slice])]
     if len(tables) != 1:
@@ -129,6 +139,49 @@ def parsed_value_solution(
         ),
         kind="input",
     )
+
+
+def _helper_solution(
+    calls: list[ast.Call], helpers: frozenset[str], reading: _Reading, words: tuple[str, str, str]
+) -> Solution | None:
+    """ "give `field` a value that `check_address(address, strict=True)` accepts once read
+    into `address`": the `try`'s one call of a helper of the module (a function it defines
+    or imports: `helpers`) whose arguments read only what the function read from the value
+    (`address = value.strip()`); every other call of the `try` a test, a text method of it
+    or inside that call. None otherwise."""
+    handed = [
+        c
+        for c in calls
+        if _helper_root(c.func) in helpers - {reading.value, *reading.assigned}
+        and reading.of_value([*c.args, *(k.value for k in c.keywords)])
+    ]
+    if len(handed) != 1:
+        return None
+    call = handed[0]
+    if not all(c is call or _inside(c, call) or _quiet(c, reading) for c in calls):
+        return None  # another call may have failed
+    where, field, runs = words
+    read = sorted(n for a in call.args for n in names_read(a) if n in reading.assigned)
+    into = f" once read into {code(read[0])}" if len(read) == 1 else ""
+    given = reading.given(ast.Name(id=read[0], ctx=ast.Load())) if len(read) == 1 else ""
+    if not into and not any(isinstance(a, ast.Name) and a.id == reading.value for a in call.args):
+        return None  # what it hands on is neither the value nor one local read from it
+    return Solution(
+        text=(
+            f"{where}, give {field} a value that {code(ast.unparse(call))} accepts{into}: it "
+            f"failed on the value given, and this error is raised in its place{given}. {runs}: "
+            "the check is of your data, not of a call in your code."
+        ),
+        kind="input",
+    )
+
+
+def _helper_root(func: ast.expr) -> str | None:
+    """The name a called function is reached from: `check` of `check(...)`, the module
+    `email_check` of `email_check.validate(...)`; None for another call's result."""
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return func.id if isinstance(func, ast.Name) else None
 
 
 def try_of(

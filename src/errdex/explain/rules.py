@@ -15,6 +15,7 @@ from errdex.explain.context import Facts, statements_after
 from errdex.explain.dead_ends import not_offered
 from errdex.explain.decorated import decorated_sentence
 from errdex.explain.failed_call import caught_bare, made_sentence, wrapped_sentence
+from errdex.explain.failed_lookup import failed_lookup
 from errdex.explain.failing_branch import failing_sentence
 from errdex.explain.filled_flags import filled_sentence
 from errdex.explain.handed_callback import handed_sentence
@@ -414,8 +415,12 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
             out.append(given.sentence())  # what failed, and with which input
             continue
         caught = caught_text(condition.text) or "an exception"
+        # a lookup said in place of the calls named, none of which raises what was caught
+        lookup = failed_lookup(facts, condition.line, condition.text) if tried.calls else None
         if tried.imports:
             what = "importing " + ", ".join(code(m) for m in tried.imports[:3])
+        elif lookup is not None:
+            what = f"the lookup {code(lookup)}"  # its calls raise no such error
         elif tried.calls:
             shown = failing_calls(tried.calls)[:2]
             what = " or ".join(code(c) for c in shown)
@@ -437,7 +442,11 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
             f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}. {made}"
             if made is not None
             else f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}; "
-            "the input of that call is what to check."
+            + (
+                "the key it looked up is what to check."
+                if lookup
+                else "the input of that call is what to check."
+            )
             if not tried.imports and check and not (innermost and caught_bare(facts))
             else f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}."
         )

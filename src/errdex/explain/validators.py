@@ -125,14 +125,8 @@ def _validated(facts: Facts) -> Validated | None:
         return None
     value, others = params[0], tuple(params[1:])
     if fields is not None:
-        model = code(owner) if owner else None
         request = owner.rpartition(".")[2].endswith("Request")
-        if not fields or "*" in fields:
-            words = f"a field of {model}" if model else "the field"
-        else:
-            names = " or ".join(code(f) for f in fields[:3])
-            words = f"the field {names}" + (f" of {model}" if model else "")
-        return Validated(value, words, others, request)
+        return Validated(value, _field_words(fields, owner), others, request)
     if hooked and handed_by_type(facts, owner, function.name):
         return Validated(value, f"a field declared as {code(owner)}", others, owner=owner)
     if listed is not None:
@@ -146,35 +140,115 @@ def _helper_of_validators(facts: Facts) -> Validated | None:
     """The site's module-level function as a helper every caller of which is a validator of
     its module (`handed_on`) that calls it on its own value as it came (not rebound
     before the call): the value is then the field's, one step up."""
-    callers = [c for c in facts.callers if c.depth == 1]
+    linked = [c for c in facts.callers if c.depth == 1]
     own = facts.stored.file
+    text = facts.source_text or ""
+    if any(c.file != own for c in linked):
+        return None  # a helper called from another module
+    if not linked and not any(hook in text for hook in _TYPE_HOOKS):
+        return None  # no caller, and no type of the module hands a validator on
+    name = facts.stored.site.function
+    # the index misses the calls of a class it did not read (one defined under `if
+    # TYPE_CHECKING: ... else:`): the file's own calls of the function are read as well
+    unlinked = _unlinked_calls(text, name, {c.line for c in linked})
+    if unlinked is None:
+        return None
+    callers = [(c.function, c.line) for c in linked] + unlinked
     if not callers or len(callers) > _MAX_HELPER_CALLERS:
         return None
-    if any(c.file != own or "." in c.function for c in callers):
-        return None  # a method's helper, or one called from another module
     # which validator each caller is, read in the text before any function is parsed
-    fields = [handed_on(facts, c.function) for c in callers]
+    found = [_caller_validates(facts, caller, line) for caller, line in callers]
     function = facts.site_function()
-    if not all(fields) or function is None:
+    if function is None:
+        return None
+    fields = [f[0] for f in found if f is not None]
+    if len(fields) != len(callers):
         return None
     params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
     if not params:
         return None
-    text = facts.source_text or ""
-    for caller in callers:
-        outer = function_at(text, caller.function, caller.line)
-        if outer is None or not outer.args.args:
+    for caller, line in callers:
+        outer = function_at(text, caller.rpartition(".")[2], line)
+        given = [a.arg for a in [*outer.args.posonlyargs, *outer.args.args]] if outer else []
+        given = [a for a in given if a not in ("self", "cls")]
+        if outer is None or not given:
             return None
-        value = outer.args.args[0].arg
-        if not _given_as_it_came(outer, caller.line, facts.stored.site.function, params[0], value):
+        if not _given_as_it_came(outer, line, name, params[0], given[0]):
             return None
-    through = tuple(c.function for c in callers)
+    through = tuple(caller for caller, _ in callers)
+    request = all(f is not None and f[1] for f in found)
     declared = "a field declared as "
-    if not all(f and f.startswith(declared) for f in fields):
-        return Validated(params[0], "the field", (), through=through)
-    types = list(dict.fromkeys(t for f in fields if f for t in f[len(declared) :].split(" or ")))
+    if not all(f.startswith(declared) for f in fields):
+        words = fields[0] if len(set(fields)) == 1 else "the field"
+        return Validated(params[0], words, (), request, through=through)
+    types = list(dict.fromkeys(t for f in fields for t in f[len(declared) :].split(" or ")))
     words = declared + " or ".join(types) if len(types) <= MAX_TYPES else "the field"
     return Validated(params[0], words, (), through=through)
+
+
+def _unlinked_calls(text: str, name: str, known: set[int]) -> list[tuple[str, int]] | None:
+    """The calls of the module's function `name` in its own file on lines the callers
+    index does not hold (a method of a class defined under `if TYPE_CHECKING: ... else:`),
+    each as (the function it is in, qualified by its class, the call's line); None when one
+    is in no function, or in a function or class defined inside another."""
+    lines = lines_of(text)
+    found: list[tuple[str, int]] = []
+    for match in re.finditer(rf"(?<![\w.]){re.escape(name)}\(", text):
+        line = text.count("\n", 0, match.start()) + 1
+        if line in known or text[max(0, match.start() - 4) : match.start()] == "def ":
+            continue
+        opened: list[tuple[str, str]] = []  # ("def" or "class", name), outermost first
+        indent = len(lines[line - 1]) - len(lines[line - 1].lstrip())
+        for above in range(line - 2, -1, -1):
+            stripped = lines[above].lstrip()
+            depth = len(lines[above]) - len(stripped)
+            if depth >= indent or not stripped or stripped.startswith(("#", ")", "]", "}")):
+                continue
+            indent = depth
+            header = re.match(r"(?:async +)?(def|class) +(\w+)", stripped)
+            if header is not None:
+                opened.insert(0, (header.group(1), header.group(2)))
+            if depth == 0:
+                break
+        kinds = [k for k, _ in opened]
+        if kinds not in (["def"], ["class", "def"]):
+            return None  # at the module's level, in a class's body, or nested
+        found.append((".".join(n for _, n in opened), line))
+    return found
+
+
+def _caller_validates(facts: Facts, caller: str, line: int) -> tuple[str, bool] | None:
+    """The words for the fields a caller of the site's function validates, and whether
+    they are a request's, when it is a validator of the site's module: a module-level
+    function its tables hand on (`handed_on`), a method registered for named fields
+    (`@field_validator("x")`), or a method its type's hooks hand the framework
+    (`core_schema.no_info_after_validator_function(cls._validate, ...)`); else None."""
+    owner, _, name = caller.rpartition(".")
+    if not owner:
+        words = handed_on(facts, name)
+        return (words, False) if words is not None else None
+    if "." in owner:
+        return None  # a nested class's or a local function's
+    text = facts.source_text or ""
+    span = function_span(text, name, line)
+    if span is None:
+        return None
+    fields = _decorated_fields(decorators_above(text, span[0] + 1))
+    if fields is not None:
+        return _field_words(fields, owner), owner.endswith("Request")
+    hooked = f"cls.{name}" in text and any(hook in text for hook in _TYPE_HOOKS)
+    if hooked and handed_by_type(facts, owner, name, line):
+        return f"a field declared as {code(owner)}", False
+    return None
+
+
+def _field_words(fields: list[str], owner: str) -> str:
+    """ "the field `x` of `Model`", "a field of `Model`": the fields a decorator names."""
+    model = code(owner) if owner else None
+    if not fields or "*" in fields:
+        return f"a field of {model}" if model else "the field"
+    names = " or ".join(code(f) for f in fields[:3])
+    return f"the field {names}" + (f" of {model}" if model else "")
 
 
 def _given_as_it_came(outer: ast.FunctionDef, line: int, name: str, param: str, value: str) -> bool:
@@ -198,12 +272,26 @@ def _given_as_it_came(outer: ast.FunctionDef, line: int, name: str, param: str, 
 
 
 def _assigned_before(function: ast.FunctionDef, name: str, line: int) -> bool:
-    """Whether the function assigns `name` anew on a line before `line`."""
+    """Whether the function assigns `name` anew on a line before `line`; not counting a
+    validator of the module run on it in place (`value = str_validator(value)`): the same
+    value, converted."""
+    converted = {
+        id(n.targets[0])
+        for n in walk(function)
+        if isinstance(n, ast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.value, ast.Call)
+        and isinstance(n.value.func, ast.Name)
+        and _named_validator(n.value.func.id)
+        and [ast.unparse(a) for a in n.value.args] == [name]
+        and not n.value.keywords
+    }
     return any(
         isinstance(n, ast.Name)
         and n.id == name
         and isinstance(n.ctx, ast.Store)
         and n.lineno < line
+        and id(n) not in converted
         for n in walk(function)
     )
 
@@ -267,7 +355,8 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
     handed = _CONTEXT & frozenset(found.others)
     # the module's own functions and those it imports (`import_string(value)`): the parser or
     # helper the value is handed to, whose failure on it is the error (no local it computed)
-    handed |= _module_functions(facts)
+    helpers = _module_functions(facts)
+    handed |= helpers
     failed = failed_call(facts, function, [found.value], handed) if function else None
     if failed is not None and failed[1] == found.value:
         return Solution(
@@ -278,7 +367,7 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
             ),
             kind="input",
         )
-    parsed = parsed_value_solution(facts, found.value, found.field, where, runs)
+    parsed = parsed_value_solution(facts, found.value, found.field, where, runs, helpers)
     if parsed is not None:  # a parse or lookup of what the `try` read from the value
         return parsed
     lines = lines_of(facts.source_text or "")
@@ -543,9 +632,10 @@ def _decorated_fields(decorators: list[ast.expr]) -> list[str] | None:
     return None
 
 
-def handed_by_type(facts: Facts, owner: str, name: str) -> bool:
-    """Whether the class's validator hooks hand on `cls.name` (yield it, pass it)."""
-    cls = class_around(facts.source_text, owner, facts.stored.site.line)
+def handed_by_type(facts: Facts, owner: str, name: str, line: int | None = None) -> bool:
+    """Whether the class's validator hooks hand on `cls.name` (yield it, pass it); the
+    class is the one around `line` (the site's when none)."""
+    cls = class_around(facts.source_text, owner, facts.stored.site.line if line is None else line)
     if cls is None:  # its lines could not be cut from the file's: the whole file parsed
         tree = facts.source_tree()
         found = walk(tree) if tree is not None else iter(())
