@@ -8,7 +8,7 @@ import textwrap
 
 from msgspec.structs import replace
 
-from errdex.explain.group_size_actions import fewer_heads
+from errdex.explain.group_size_actions import fewer_heads, fewer_than
 from errdex.explain.group_size_branches import other_branch
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.page import ConditionView, Knob
@@ -176,3 +176,16 @@ def test_no_other_branch_where_the_function_raises_below_the_heads() -> None:
     assert action is not None
     assert other_branch(action, view, [SIZE], [view], SourceRead()).aside
     assert other_branch(action, view, [SIZE], [view], SourceRead(), function).aside is None
+
+
+def test_a_strict_comparison_gives_its_smaller_side_first() -> None:
+    # read by `fewer_heads` (the site's own test) and `other_branch` (a test that raises)
+    def sides(text: str) -> tuple[str, str] | None:
+        found = fewer_than(ast.parse(text, mode="eval").body)
+        return None if found is None else (ast.unparse(found[0]), ast.unparse(found[1]))
+
+    assert sides("kv < self.tp_size") == ("kv", "self.tp_size")
+    assert sides("self.tp_size > kv") == ("kv", "self.tp_size")
+    assert sides("kv <= tp_size") is None
+    assert sides("kv < tp_size < 8") is None
+    assert fewer_than(None) is None

@@ -87,6 +87,8 @@ def forces_given_up(condition: ConditionView, facts: Facts) -> tuple[int, bool, 
     warning's branch returns the other; None elsewhere."""
     if condition.kind not in BRANCH_KINDS:
         return None
+    if facts.stored.site.kind not in (SiteKind.LOG, SiteKind.WARN):
+        return None
 
     def made() -> tuple[int, bool, int] | None:
         found = _guard_of(condition, facts)
@@ -107,8 +109,6 @@ def _forces_given_up(
     the other truth (`if hisparse is not None: if opted_out: raise ...; return True`): it
     turns on what the warning gave up, on the same host without what it requires, past the
     test that gave it up."""
-    if facts.stored.site.kind not in (SiteKind.LOG, SiteKind.WARN):
-        return None
     if len(taken) < 2 or not isinstance(taken[-1], ast.Return):
         return None
     if not all(_only_refuses(s) for s in taken[:-1]):

@@ -112,22 +112,32 @@ def fewer_heads(
     last = held[-1] if held else None
     if last is None or (last.line, last.text) != (condition.line, condition.text):
         return None
-    node = parse_expression(condition.text)
-    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+    sides = fewer_than(parse_expression(condition.text))
+    if sides is None:
         return None
-    op, left, right = node.ops[0], node.left, node.comparators[0]
+    heads, size = sides
+    if not (isinstance(heads, ast.Name | ast.Attribute) and _kv_heads(heads)):
+        return None
     for knob in knobs:
-        if not knob.group_size or knob.behind is None:
-            continue
-        heads = left if isinstance(op, ast.Lt) and _is_size(right, knob) else None
-        if isinstance(op, ast.Gt) and _is_size(left, knob):
-            heads = right
-        if isinstance(heads, ast.Name | ast.Attribute) and _kv_heads(heads):
+        if knob.group_size and knob.behind is not None and _is_size(size, knob):
             return (
                 f"Pass `{knob.name}` with a size that divides {code(ast.unparse(heads))}",
                 knob.name,
             )
     return None
+
+
+def fewer_than(node: ast.expr | None) -> tuple[ast.expr, ast.expr] | None:
+    """The two sides of a strict comparison, the smaller first: (`a`, `b`) of `a < b` and of
+    `b > a`; None for any other test."""
+    if not (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], ast.Lt | ast.Gt)
+    ):
+        return None
+    left, right = node.left, node.comparators[0]
+    return (left, right) if isinstance(node.ops[0], ast.Lt) else (right, left)
 
 
 def _is_size(node: ast.expr, knob: Knob) -> bool:

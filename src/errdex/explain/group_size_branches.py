@@ -21,7 +21,7 @@ import ast
 from dataclasses import replace
 
 from errdex.ast_walk import walk
-from errdex.explain.group_size_actions import DIVIDING_HEADS, kv_remainder
+from errdex.explain.group_size_actions import DIVIDING_HEADS, fewer_than, kv_remainder
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
@@ -79,17 +79,9 @@ def _raises_below(function: ast.FunctionDef, heads: str, size: str) -> bool:
     for node in walk(function):
         if not isinstance(node, ast.If) or not any(isinstance(s, ast.Raise) for s in node.body):
             continue
-        test = node.test
-        if (
-            isinstance(test, ast.Compare)
-            and len(test.ops) == 1
-            and isinstance(test.ops[0], ast.Lt | ast.Gt)
-        ):
-            below, above = (test.left, test.comparators[0])
-            if isinstance(test.ops[0], ast.Gt):
-                below, above = above, below
-            if (ast.unparse(below), ast.unparse(above)) == (heads, size):
-                return True
+        sides = fewer_than(node.test)
+        if sides is not None and (ast.unparse(sides[0]), ast.unparse(sides[1])) == (heads, size):
+            return True
     return False
 
 

@@ -32,6 +32,7 @@ from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.facts import SiteKind
+from errdex.link.expression_texts import parse_expression
 
 _ADDS = frozenset({"append", "appendleft", "extend", "extendleft", "insert"})
 _TAKES = frozenset({"pop", "popleft"})
@@ -65,10 +66,7 @@ def _emptied(text: str) -> tuple[str, int] | None:
     `not self._items`: the attribute, and how many items the check refuses to go below."""
     if "self." not in text:
         return None
-    try:
-        node = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None
+    node = parse_expression(text)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and is_own(node.operand):
         return node.operand.attr, 0
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
