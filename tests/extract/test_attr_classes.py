@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import textwrap
 
+from extract_samples import blanked_facts
+
 from errdex.extract import extract_file
 
 SOURCE = """
@@ -52,3 +54,43 @@ def test_a_method_called_on_an_attribute_is_kept_when_it_gives_a_name() -> None:
     found = {(c.receiver, c.callee) for c in facts.call_sites if c.function == "Engine.step"}
     # `self.built.reset()` gives nothing: no value to follow
     assert found == {("self.built", "prepare"), ("self.kept", "prepare")}
+
+
+# The skeleton blanks the constructor's body in the tree; the counts read the class's text as
+# written, the constructor's lines among them.
+GIVEN = """
+    class Layer(Base):
+        def __init__(self, config):
+            self.tp_size = get_tp_size()
+            self.head_dim = config.head_dim
+
+            def split() -> tuple[int, int]: ...
+
+            self.left, self.right = split()
+
+        def shape(self, kind):
+            out = make_shape(tp_size=self.tp_size, head_dim=self.head_dim)
+            parts = dict(
+                self.tp_size, size=1,
+            )
+            if kind is None:
+                raise ValueError("no kind")
+            return out, parts
+
+        def view(self, buf, v):
+            buf[self.tp_size :] = v
+            print(f"{self.tp_size=}", sizes={self.tp_size: 1}, dim=2)
+            if v is None:
+                raise ValueError("no value")
+    """
+
+
+def test_an_attribute_given_as_a_keyword_or_read_in_brackets_is_not_assigned_there() -> None:
+    (layer,) = blanked_facts(GIVEN, "pkg/layer.py").classes
+    # `tp_size=self.tp_size, head_dim=...` passes `self.tp_size` (once a tuple target's
+    # shape: `self.x` followed by `, ... =` on its line); so do a line inside a call's
+    # brackets, a slice, an f-string's `{self.tp_size=}`, a dict's key
+    assert layer.attr_classes["tp_size"] == "get_tp_size()"
+    assert layer.attr_classes["head_dim"] == ""  # a chain: said nothing of, but assigned
+    # a tuple target starts its statement: after a line ending in `...` too
+    assert layer.attr_classes["left"] == layer.attr_classes["right"] == ""

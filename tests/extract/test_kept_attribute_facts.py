@@ -149,3 +149,16 @@ def test_kept_parameters_compile_a_pattern_only_for_a_line_that_may_bind_them_ag
     assert kept["Kept7"] == {"gauge_switch": "gauge_switch"}
     assert kept["Looped7"] == {}
     assert len([p for p in compiled if "gauge_switch" in p]) <= 1
+
+
+def test_an_attribute_given_as_a_keyword_before_another_is_still_kept() -> None:
+    # `get_metrics` raises: its body is kept, and the class's text passes `self.log_stats`
+    # before another keyword, which is no assignment of it
+    source = ENGINE.replace(
+        '            assert self.log_stats, "Stat logging disabled"',
+        "            report(log_stats=self.log_stats, quiet=False)\n"
+        '            assert self.log_stats, "Stat logging disabled"',
+    )
+    assert "report(log_stats=self.log_stats" in source
+    (engine,) = facts_of(source).classes
+    assert engine.attr_from["log_stats"] == "log_stats"

@@ -211,6 +211,24 @@ def test_attributes_the_constructor_copies_from_another_object() -> None:
     }
 
 
+def test_an_attribute_given_as_a_keyword_is_still_copied_once() -> None:
+    read = reading(
+        """
+        class Strategy:
+            def __init__(self, model_config):
+                self.max_model_len = model_config.max_model_len
+                self.runner = Runner(max_len=self.max_model_len, strict=True)
+
+            def read(self, ids):
+                if len(ids) > self.max_model_len:
+                    raise ValueError("too long")
+        """,
+        '"too long"',
+    )
+    # `max_len=self.max_model_len, strict=True` passes it: no second assignment
+    assert read.init_values == {"max_model_len": "model_config.max_model_len"}
+
+
 def test_attributes_the_constructor_copies_keep_its_order() -> None:
     # The index of a release must be the same from one run to the next: the attributes a
     # condition reads are a set, whose order changes with each run's string hashing.

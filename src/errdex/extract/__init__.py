@@ -61,7 +61,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "113-kwargs-overridden"
+EXTRACTOR_VERSION = "114-self-assigned-targets"
 
 __all__ = [
     "EXTRACTOR_VERSION",

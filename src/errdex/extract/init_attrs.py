@@ -32,12 +32,28 @@ _KEPT = lazy_compile(
 )
 _NEGATED = lazy_compile(r"^[ \t]*not[ \t]+(\w+)[ \t]*$")
 _NAME = lazy_compile(r"^[ \t]*(\w+)[ \t]*$")
-# every `self.x = ...` (augmented, annotated, in a tuple target) and `for self.x in`
+# Each assignment of an attribute in a text: `self.x = ` and `self.x += ` (not `==`, not an
+# f-string's `{self.x=}`) wherever they are, `self.x: T = ` and `self.x, ...` before an `=`
+# on its line (a tuple target) only where they start a statement (`_starts_statement`: an
+# argument `f(a=self.x, b=1)` and a slice `buf[self.i:] = b` hold them too), and
+# `for self.x in`. No `\b` before `self`: a literal start lets the engine jump from one to
+# the next. The name is taken possessively: no shorter part of it is followed by an
+# assignment, and trying each (`self.config(`, `self.a.b`: most of them) doubled the scan.
+# The empty group marks what `_starts_statement` checks, the colon an annotation.
 SELF_ASSIGNED = lazy_compile(
-    r"self\.(\w++)(?=[ \t]*(?::[^=\n]*)?(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?!=)"
-    r"|[ \t]*,[^\n]*?(?<![=!<>])=(?!=))"
+    r"self\.(\w++)(?=[ \t]*(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?![=}])"
+    r"|()[ \t]*(?:(:)[^=\n]*|,[^\n]*?(?<![=!<>]))=(?!=))"
     r"|for[ \t]+\(?self\.(\w+)"
 )
+# what may stand before a tuple target's `self.x` on its line: other targets and commas
+# (`a, self.x, *rest = ...`, `(self.x, self.y) = ...`)
+_TARGETS_BEFORE = lazy_compile(
+    r"[ \t]*(?:[(\[][ \t]*)?(?:\*?[A-Za-z_][\w.]*(?:\[[^\[\]\n]*\])*[ \t]*,[ \t]*)*\*?"
+)
+_INDENT = lazy_compile(r"[ \t]*")
+# the end of a line whose statement goes on: an open bracket, a comma, an operator, a
+# backslash, a word that needs what follows (not a dot: `def f(): ...`, `x = 1.` end theirs)
+_GOES_ON = lazy_compile(r"(?:[-([{,\\+*/%|&^@<>=~]|\b(?:and|or|not|in|is|if|else|lambda))[ \t\r]*$")
 _MAX_LINES = 400  # lines of a constructor read; a longer one keeps no fact
 _MAX_VALUE_LINES = 6  # lines one copied value may span
 # `self.x = ` or `self.x: T = ` at a statement's start, what follows being the value
@@ -84,12 +100,8 @@ class ClassText:
 
     @functools.cached_property
     def counts(self) -> dict[str, int]:
-        """`X` → how many times the class's body assigns `self.X` (`SELF_ASSIGNED`)."""
-        counts: dict[str, int] = {}
-        for assigned, looped in SELF_ASSIGNED.findall(self.text):
-            attr = assigned or looped
-            counts[attr] = counts.get(attr, 0) + 1
-        return counts
+        """`X` → how many times the class's body assigns `self.X` (`assignment_counts`)."""
+        return assignment_counts(self.text)
 
     @functools.cached_property
     def init_body(self) -> list[str] | None:
@@ -98,6 +110,39 @@ class ClassText:
         if init is None or not init.body:
             return None
         return block_of(self.source, init.body[0].lineno, indent_of(self.lines[init.lineno - 1]))
+
+
+def assignment_counts(text: str) -> dict[str, int]:
+    """`X` → how many times `text` assigns `self.X` (`SELF_ASSIGNED`)."""
+    counts: dict[str, int] = {}
+    for match in SELF_ASSIGNED.finditer(text):
+        attr = match[1] or match[4]
+        if match[2] is not None and not _starts_statement(text, match.start(), match[3] is None):
+            continue
+        counts[attr] = counts.get(attr, 0) + 1
+    return counts
+
+
+def _starts_statement(text: str, at: int, in_tuple: bool) -> bool:
+    """Whether the target at `at` starts a statement: nothing but other targets and commas
+    before it on its line (`in_tuple`; an annotated one only indentation), and the last
+    line of code above it (blank lines and comments aside) ends its own statement, no
+    bracket or operator left open. `text` is the file's as written, the bodies the
+    skeleton blanked in the parsed tree among it."""
+    line = text.rfind("\n", 0, at) + 1
+    if (_TARGETS_BEFORE if in_tuple else _INDENT).fullmatch(text, line, at) is None:
+        return False
+    end = line - 1
+    while end > 0:
+        start = text.rfind("\n", 0, end) + 1
+        code = text[start:end]
+        if "#" in code or '"' in code or "'" in code:
+            # a string's text is none of the code's (an empty one is left for the `=` before it)
+            code = _STRINGS.sub("''", code).partition("#")[0]
+        if code.strip():
+            return _GOES_ON.search(code) is None
+        end = start - 1
+    return True
 
 
 def kept_attributes(whole: ClassText) -> KeptAttributes:

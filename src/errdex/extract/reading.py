@@ -28,6 +28,7 @@ from errdex.extract.block_flow import (
     try_read,
     walk_scope,
 )
+from errdex.extract.init_attrs import assignment_counts
 from errdex.extract.param_defaults import default_nodes, parameter_defaults, rebound_names
 from errdex.extract.setters import ClassSetters, init_params, param_names
 from errdex.extract.shapes import OWN_OBJECT, copied_chain, own_attributes_set
@@ -52,17 +53,6 @@ _MAX_BASES = 4  # bases followed for the constructor that sets an attribute
 # start, so that the engine jumps from one `self` to the next (a leading `\b` is tried at
 # every character, ten times slower)
 _SELF_ATTR = lazy_compile(r"self(?<!\wself)\.(\w+)")
-# Each assignment of an attribute in a text: `self.X = `, `self.X: T = `, `self.X += `
-# (not `==`), and `self.X, ...` before an `=` on its line (a tuple target; a call passing a
-# keyword after it counts too, which only makes the attribute look assigned more often).
-# No `\b` before `self`: a literal start lets the engine jump from one to the next. The name
-# is taken possessively: no shorter part of it is followed by an assignment, and trying
-# each (`self.config(`, `self.a.b`: most of them) doubled the scan.
-_SELF_ASSIGNED = lazy_compile(
-    r"self\.(\w++)(?=[ \t]*(?::[^=\n]*)?(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?!=)"
-    r"|[ \t]*,[^\n]*?(?<![=!<>])=(?!=))"
-)
-_SELF_LOOPED = lazy_compile(r"for[ \t]+\(?self\.(\w+)")  # `for self.x in ...`
 
 
 class Wanted(msgspec.Struct):
@@ -489,9 +479,7 @@ class _FileReader:
             return None
         end = body[at + 1].lineno - 1 if at + 1 < len(body) else len(self.lines)
         text = self._joined(cls.lineno, end)
-        counted: dict[str, int] = {}
-        for attr in [*_SELF_ASSIGNED.findall(text), *_SELF_LOOPED.findall(text)]:
-            counted[attr] = counted.get(attr, 0) + 1
+        counted = assignment_counts(text)
         self._assigned[id(cls)] = counted
         return counted
 
