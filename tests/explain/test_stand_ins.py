@@ -90,10 +90,12 @@ def test_a_backend_is_offered_for_what_it_takes_of_a_deciding_backends_list(
     ]
 
 
-def test_the_fix_shows_a_backend_known_to_take_the_values_it_is_given_with(
+def test_the_fix_keeps_the_first_backend_with_a_value_it_does_not_refuse(
     packed: Store,
 ) -> None:
-    # CALLED, first of the others, refuses a packed cache the user may have: not in the fix
+    # CALLED, first of the others, refuses a packed cache the user may have but takes the
+    # rest of PACKED's list: the fix keeps it, with the first of those, not WIDE (a
+    # backend first in the registry may take what the others lack)
     page = page_with_message(packed, "serve", "Packed attention misreads a small head")
     assert page.example_fix is not None
-    assert page.example_fix.after.endswith("--attention-backend WIDE --kv-cache-dtype auto")
+    assert page.example_fix.after.endswith("--attention-backend CALLED --kv-cache-dtype auto")

@@ -28,8 +28,11 @@ class Taken(msgspec.Struct, frozen=True):
     those a member standing in takes as well, where it takes only some of them
     (`explain/stand_ins.py`): the setting's flag and the values as the flag takes them;
     with `refused`, the values it refuses instead (its class decides the others by calls,
-    so which of them it takes is not told)."""
+    so which of them it takes is not told), and in `shared` those others, in the order
+    the class of the member picking the site's code lists them: a fix shows it with the
+    first of them."""
 
     flag: str  # --dtype
     values: tuple[str, ...]  # bfloat16
     refused: bool = False
+    shared: tuple[str, ...] = ()  # with `refused`: auto, float16, bfloat16

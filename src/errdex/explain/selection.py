@@ -268,14 +268,16 @@ def _fix(link: SelectionLink, takes: dict[str, tuple[Taken, ...]]) -> ExampleFix
 
 
 def _first_taking(link: SelectionLink, takes: dict[str, tuple[Taken, ...]]) -> str:
-    """The first member of the others, or, where it refuses some of the values (its class
-    decides the rest by calls), the first known to take those it is given with: a fix
-    with a member refusing the value the user may have leads into the selection's own
-    refusal."""
-    known = [m for m in link.others if not any(t.refused for t in takes.get(m, ()))]
+    """The first member of the others known to take a value it can be given with: one
+    refusing some of the values (its class decides the rest by calls) still takes those of
+    the list it does not refuse, and is shown with the first of them (`_values_taken`); a
+    member with nothing the fix can name is passed over where another is known."""
+    known = [m for m in link.others if all(t.shared or not t.refused for t in takes.get(m, ()))]
     return known[0] if known else link.others[0]
 
 
 def _values_taken(taken: tuple[Taken, ...]) -> str:
-    """` --dtype bfloat16`: the first value of each setting a member takes only some of."""
-    return "".join(f" {t.flag} {shlex.quote(t.values[0])}" for t in taken if not t.refused)
+    """` --dtype bfloat16`: the first value of each setting a member takes only some of
+    (of one it refuses some of, the first of those it does not refuse)."""
+    firsts = [(t.flag, t.shared if t.refused else t.values) for t in taken]
+    return "".join(f" {flag} {shlex.quote(values[0])}" for flag, values in firsts if values)

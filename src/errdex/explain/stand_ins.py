@@ -360,7 +360,8 @@ def _taken(
             given = declared[1]
             assert isinstance(given, tuple)
             refused = tuple(_as_given(v) for v in given if v not in shared)
-            out.append(Taken(flag=flag, values=refused, refused=True))
+            kept = tuple(_as_given(v) for v in shared)
+            out.append(Taken(flag=flag, values=refused, refused=True, shared=kept))
         else:
             out.append(Taken(flag=flag, values=tuple(_as_given(v) for v in shared)))
     return tuple(out)
