@@ -674,6 +674,9 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     group_accessors: dict[str, str] = {}
     global_sets: dict[str, tuple[str, str, int]] = {}
     name_calls: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    # function qualname → the module's functions and imported names it hands a call as
+    # `target=` without calling them (`Process(target=_run_daemon)`: `extract.handed`)
+    handed: dict[str, tuple[str, ...]] = {}
     name_filters: tuple[NameFilter, ...] = ()
     # the classes its routes take as a body, and the fields of its `*Request` classes
     # (`extract.request_models`)

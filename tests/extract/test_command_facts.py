@@ -186,3 +186,34 @@ def test_an_add_argument_call_is_one_whose_name_starts_a_word() -> None:
         """)
     assert [f.flag for f in facts.positionals] == ["model_tag"]
     assert facts.computed_flags == ()
+
+
+def test_a_function_handed_a_process_or_thread_as_its_target_is_noted() -> None:
+    # vllm's `preload`: the daemon's entry is the target of a process, never called here
+    facts = facts_of("""
+        import multiprocessing
+
+        from demo.workers import warm
+
+        def _helper(x):
+            return x
+
+        class Preload:
+            @staticmethod
+            def cmd(args):
+                from demo.daemon import _run_daemon
+
+                ctx = multiprocessing.get_context("spawn")
+                proc = ctx.Process(
+                    target=_run_daemon,
+                    args=(args, 0),
+                )
+                threading.Thread(daemon=True, target=warm).start()
+                self.target = _helper
+                return _helper(args)
+
+        RUN = ctx.Process(target=_helper)
+        """)
+    # a call (`_helper(args)`) is not a handing, nor an assignment, nor one at the
+    # module's top level
+    assert facts.handed == {"Preload.cmd": ("_run_daemon", "warm")}

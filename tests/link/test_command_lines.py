@@ -518,3 +518,45 @@ def test_a_flag_the_message_names_is_the_program_s_whose_file_raises() -> None:
     files = {**CLI, **BENCH, "eng/bench/sweep.py": sweep, "eng/bench/startup.py": startup}
     knobs = knobs_by_name(link(files), "The sweep stopped early. Use `--resume` to continue it.")
     assert knobs["--resume"] == "eng bench sweep startup"
+
+
+def test_a_check_in_a_class_a_subcommand_s_process_target_builds_gets_its_line() -> None:
+    # vllm's weight cache daemon: `PreloadSubcommand.cmd` imports `_run_daemon` itself and
+    # hands it to a process (`ctx.Process(target=_run_daemon)`), which builds the daemon;
+    # the check in its constructor runs on `eng preload`'s line only
+    daemon = """
+        class Daemon:
+            def __init__(self, config, rank):
+                if config.enforce_eager:
+                    raise ValueError("the daemon process does not load eagerly")
+                self.rank = rank
+
+        def _run_daemon(config, rank):
+            daemon = Daemon(config, rank)
+            daemon.serve()
+        """
+    preload = """
+        import multiprocessing
+
+        from eng.args import EngineArgs
+
+        class PreloadSubcommand:
+            name = "preload"
+
+            @staticmethod
+            def cmd(args):
+                from eng.daemon import _run_daemon
+
+                ctx = multiprocessing.get_context("spawn")
+                proc = ctx.Process(target=_run_daemon, args=(args, 0))
+                proc.start()
+
+            def subparser_init(self, subparsers):
+                parser = subparsers.add_parser(self.name)
+                parser.add_argument("--gpus", type=int)
+                return EngineArgs.add_cli_args(parser)
+        """
+    sites = link({**CLI, "eng/cli/preload.py": preload, "eng/daemon.py": daemon})
+    assert knobs_by_name(sites, "the daemon process does not load eagerly") == {
+        "--enforce-eager": "eng preload"
+    }

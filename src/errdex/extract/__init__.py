@@ -22,6 +22,7 @@ from errdex.extract.docs import attribute_docs
 from errdex.extract.environment import optional_imports, platform_tests, value_accessors
 from errdex.extract.exception_classes import class_texts
 from errdex.extract.group_sizes import global_sets, group_accessors, name_calls
+from errdex.extract.handed import handed_functions
 from errdex.extract.keyed_tables import literal_aliases, module_tables
 from errdex.extract.knobs import (
     attribute_settings,
@@ -61,7 +62,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "114-self-assigned-targets"
+EXTRACTOR_VERSION = "115-handed-targets"
 
 __all__ = [
     "EXTRACTOR_VERSION",
@@ -279,6 +280,11 @@ def _extract_text(
         group_accessors=group_accessors(text),
         global_sets=global_sets(text),
         name_calls=name_calls(text, imports.keys() | local_imports.keys(), set(definitions.defs)),
+        handed=handed_functions(
+            text,
+            definitions.functions_at,
+            {*definitions.defs, *imports, *local_imports},
+        ),
         name_filters=tuple(name_filters(text)),
         routes=tuple(route_bodies(text)),
         request_fields=tuple(request_fields(text)),

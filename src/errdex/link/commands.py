@@ -127,6 +127,9 @@ class CommandIndex:
                     self._required.setdefault((facts.module, flag.function), []).append(flag)
         if self._scripts:
             self._looped = _looped_subcommands(files)
+        # a function → those handing it on by name (`Process(target=_run_daemon)`): the
+        # call they make runs it, so their command line reaches it as through a call
+        self._handed_by = _handed_by(files) if self._scripts else {}
         for module, function in (*self._subcommands, *self._looped):
             owner, dot, _ = function.partition(".")
             if dot:
@@ -230,12 +233,13 @@ class CommandIndex:
         if owner in self._commands_of:
             return owner
         calls = self._callers.passing_calls(*function) if depth else ()
-        if not calls or len(calls) > _HANDLER_CALLS:
+        handing = self._handed_by.get(function, []) if depth else []
+        callers = [(facts.module, call.function) for call, facts in calls] + handing
+        if not callers or len(callers) > _HANDLER_CALLS:
             return None
         handlers = set()
-        for call, facts in calls:
-            caller = (facts.module, call.function)
-            if call.function == "<module>" or caller == function:
+        for caller in callers:
+            if caller[1] == "<module>" or caller == function:
                 return None  # run at import, or by itself
             handler = self._called_from(caller, depth - 1)
             if handler is None:
@@ -430,6 +434,27 @@ def _through(reach: _Reach, owner: tuple[str, str]) -> bool:
     """Whether the walk of `reach` passed a method of the class `owner` (module, class)."""
     module, name = owner
     return any(m == module and f.startswith(f"{name}.") for m, f in reach.path)
+
+
+def _handed_by(files: list[FileFacts]) -> dict[Function, list[Function]]:
+    """Each function of the version → the functions passing it as an argument without
+    calling it (`FileFacts.handed`): its own module's, or one it imports by that name."""
+    by_module = {f.module: f for f in files}
+    out: dict[Function, list[Function]] = {}
+    for facts in files:
+        for function, names in facts.handed.items():
+            for name in names:
+                if name in facts.defs:
+                    target: Function = (facts.module, name)
+                else:
+                    imported = facts.local_imports.get(name) or facts.imports.get(name) or ""
+                    module, _, attr = imported.rpartition(".")
+                    found = by_module.get(module)
+                    if found is None or attr not in found.defs:
+                        continue
+                    target = (module, attr)
+                out.setdefault(target, []).append((facts.module, function))
+    return out
 
 
 def _looped_subcommands(files: list[FileFacts]) -> dict[Function, tuple[str, Function]]:
