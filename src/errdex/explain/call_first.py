@@ -216,11 +216,11 @@ def _solution(
         text=text,
         condition=condition.text,
         kind="input",
-        fix=_fix(target, member, named or setters, methods, facts),
+        fix=call_first_fix(target, member, named or setters, methods, facts),
     )
 
 
-def _fix(
+def call_first_fix(
     target: str,
     member: str,
     setters: list[str],

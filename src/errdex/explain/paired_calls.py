@@ -18,7 +18,7 @@ import ast
 import re
 
 from errdex.ast_walk import walk
-from errdex.explain.call_first import _fix
+from errdex.explain.call_first import call_first_fix
 from errdex.explain.call_order import (
     Methods,
     is_own,
@@ -173,5 +173,5 @@ def _solution(
         text=text,
         condition=condition.text,
         kind="input",
-        fix=_fix(target, member, adders, methods, facts),
+        fix=call_first_fix(target, member, adders, methods, facts),
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from errdex.extract.commands import FunctionSpans
+from errdex.extract.textscan import LineNumbers
 from errdex.lazy_re import lazy_compile
 
 # `target=` of a call (a literal prefix: the scan is cheap on every file)
@@ -23,13 +24,17 @@ def handed_functions(
     line); at the module's top level none."""
     out: dict[str, list[str]] = {}
     spans: FunctionSpans | None = None  # made at the first name handed
+    line_of = LineNumbers(text)
     for found in _TARGET.finditer(text):
         name, at = found[1], found.start()
-        if name not in functions or text[:at].rstrip()[-1:] not in ("(", ","):
+        before = at
+        while before and text[before - 1].isspace():
+            before -= 1
+        if name not in functions or text[before - 1 : before] not in ("(", ","):
             continue  # not an argument (`self.target = f`), or no function of the module
         if spans is None:
             spans = FunctionSpans(text, defs)
-        owner = spans.function_at(text.count("\n", 0, at) + 1)
+        owner = spans.function_at(line_of(at))
         if owner is not None:
             names = out.setdefault(owner[0], [])
             if name not in names:

@@ -278,6 +278,12 @@ class CallerIndex:
             return None
         return self._names.method_owner(cls.file, cls.fact.qualname, call.callee)
 
+    def named(self, facts: FileFacts, name: str, function: str) -> list[Target]:
+        """What a bare name `function` of `facts` hands on (`Process(target=name)`) names,
+        resolved as a call of it would be: the module's own function, an import, a
+        re-export, a class's constructor."""
+        return self._resolve(CallSite(callee=name, receiver=None, line=0, function=function), facts)
+
     def _resolve(self, call: CallSite, facts: FileFacts) -> list[Target]:
         receiver = call.receiver
         if receiver in OWN_OBJECT or receiver == SUPER:

@@ -129,7 +129,7 @@ class CommandIndex:
             self._looped = _looped_subcommands(files)
         # a function → those handing it on by name (`Process(target=_run_daemon)`): the
         # call they make runs it, so their command line reaches it as through a call
-        self._handed_by = _handed_by(files) if self._scripts else {}
+        self._handed_by = _handed_by(files, callers) if self._scripts else {}
         for module, function in (*self._subcommands, *self._looped):
             owner, dot, _ = function.partition(".")
             if dot:
@@ -436,24 +436,15 @@ def _through(reach: _Reach, owner: tuple[str, str]) -> bool:
     return any(m == module and f.startswith(f"{name}.") for m, f in reach.path)
 
 
-def _handed_by(files: list[FileFacts]) -> dict[Function, list[Function]]:
+def _handed_by(files: list[FileFacts], callers: CallerIndex) -> dict[Function, list[Function]]:
     """Each function of the version → the functions passing it as an argument without
-    calling it (`FileFacts.handed`): its own module's, or one it imports by that name."""
-    by_module = {f.module: f for f in files}
+    calling it (`FileFacts.handed`), the name resolved as a call of it would be."""
     out: dict[Function, list[Function]] = {}
     for facts in files:
         for function, names in facts.handed.items():
             for name in names:
-                if name in facts.defs:
-                    target: Function = (facts.module, name)
-                else:
-                    imported = facts.local_imports.get(name) or facts.imports.get(name) or ""
-                    module, _, attr = imported.rpartition(".")
-                    found = by_module.get(module)
-                    if found is None or attr not in found.defs:
-                        continue
-                    target = (module, attr)
-                out.setdefault(target, []).append((facts.module, function))
+                for target in callers.named(facts, name, function):
+                    out.setdefault(target, []).append((facts.module, function))
     return out
 
 
