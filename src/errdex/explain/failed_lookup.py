@@ -1,8 +1,8 @@
 """A `try` whose `except KeyError` catches a lookup's miss, not a call's failure.
 
-`obj = config_defaults[item]` then `warnings.warn(...)` under `except KeyError`: the page
-used to say "It runs when `warnings.warn(...)` raised `KeyError`", naming the only call of
-the `try`, which raises no such error; the key the lookup missed (`item`) is what to check.
+`obj = config_defaults[item]` then `warnings.warn(...)` under `except KeyError`: naming
+the only call of the `try` ("It runs when `warnings.warn(...)` raised `KeyError`") would
+blame what raises no such error; the key the lookup missed (`item`) is what to check.
 When the `try` holds one lookup (`table[key]`) and its calls are ones that raise no
 `KeyError` (a test such as `isinstance`, a text method cutting the key, a builtin making
 the table from what it holds, `warnings.warn`), the lookup is named instead.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 
-from errdex.ast_walk import walk
+from errdex.ast_walk import walk_scope
 from errdex.explain.context import Facts
 from errdex.explain.parsed_value import try_of
 from errdex.explain.plain import caught_names
@@ -45,12 +45,7 @@ def failed_lookup(facts: Facts, line: int, clause: str) -> str | None:
     found = try_of(function, line) if function is not None else None
     if found is None:
         return None
-    nodes = [
-        n
-        for statement in found[0].body
-        for n in walk(statement)
-        if not isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
-    ]
+    nodes = walk_scope(found[0].body)  # a nested function's body is not the `try`'s
     lookups = [n for n in nodes if isinstance(n, ast.Subscript)]
     if len(lookups) != 1 or not isinstance(lookups[0].ctx, ast.Load):
         return None
