@@ -161,7 +161,9 @@ def _helper_solution(
     if not all(c is call or _inside(c, call) or _quiet(c, reading) for c in calls):
         return None  # another call may have failed
     where, field, runs = words
-    read = sorted(n for a in call.args for n in names_read(a) if n in reading.assigned)
+    # what it is handed by position or keyword (`date(**kw)`: the fields read from the value)
+    handed_on = [*call.args, *(k.value for k in call.keywords)]
+    read = sorted(n for a in handed_on for n in names_read(a) if n in reading.assigned)
     into = f" once read into {code(read[0])}" if len(read) == 1 else ""
     given = reading.given(ast.Name(id=read[0], ctx=ast.Load())) if len(read) == 1 else ""
     if not into and not any(isinstance(a, ast.Name) and a.id == reading.value for a in call.args):

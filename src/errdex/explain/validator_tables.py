@@ -3,7 +3,9 @@
 A framework that picks a function for a field's type from a table (`(date, [parse_date])`,
 `{bool: bool_validator}`) or yields it from its lookup (`yield none_validator`) runs it on
 the user's data: no user calls it. Which type the table pairs it with says which fields
-reach it ("a field declared as `date`").
+reach it ("a field declared as `date`"). A type's validator hook in another module that hands
+the framework such a function by its module (`function=_validators.import_string`) says so
+of its own type ("a field declared as `ImportString`").
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from __future__ import annotations
 import ast
 import contextlib
 import re
+from collections.abc import Callable, Sequence
 
 from errdex.ast_walk import walk
+from errdex.explain.across_pages import AcrossPages
 from errdex.explain.context import Facts, lines_of
 from errdex.explain.plain import code
 from errdex.extract.conditions import dotted_name
@@ -287,3 +291,100 @@ def _alias_of(name: str, others: list[str], text: str) -> bool:
         for o in others
         if o != name
     )
+
+
+# A type's hooks that hand the framework the functions validating a field declared as it.
+_HOOK_DEF = re.compile(
+    r"^([ \t]*)(?:async[ \t]+)?def[ \t]+(?:__get_pydantic_core_schema__|__get_validators__)\b",
+    re.M,
+)
+# `module.name` named as a value (not called) in a hook's body
+_MODULE_VALUE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b(?![ \t]*\()")
+# (a version's revision, a folder) → (module, function) → the types whose hooks in that
+# folder or the one above hand `module.function` on, each with the text of the file that
+# does it (a few folders kept)
+_HOOKED: AcrossPages[dict[tuple[str, str], tuple[tuple[str, str], ...]]] = AcrossPages(8)
+
+
+def handed_by_hook(facts: Facts, name: str) -> str | None:
+    """ "a field declared as `ImportString`": the types, in the site's folder or the one
+    above, whose validator hooks (`__get_pydantic_core_schema__`, `__get_validators__`)
+    hand the framework the site module's public function `name` by its module
+    (`function=_validators.import_string`), as a value, not a call: the framework runs it on
+    the data of a field declared as that type. Asked only of a module named for validating
+    (`_validators.py`); None when no hook there names it so, or more than `MAX_TYPES` do."""
+    file_text, version_paths = facts.file_text, facts.version_paths
+    own = facts.stored.file
+    folder, _, stem = own.removesuffix(".py").rpartition("/")
+    if (
+        file_text is None
+        or version_paths is None
+        or name.startswith("_")
+        or not VALIDATING_MODULE.match(stem)
+    ):
+        return None
+    parent, _, package = folder.rpartition("/")
+    # the modules beside it and those of the package above (`pydantic/types.py` for
+    # `pydantic/_internal/_validators.py`): where a type built on its validators is defined
+    hooked = _HOOKED.kept(
+        (facts.stored.revision, folder),
+        lambda: _hooked(
+            file_text, [p for p in version_paths() if p.rpartition("/")[0] in (folder, parent)]
+        ),
+    )
+    # the file naming it imports the site's module by its folder (`from ._internal import
+    # _validators`): not another module of that stem
+    importing = re.compile(
+        rf"^[ \t]*from[ \t]+[\w.]*\b{re.escape(package)}[ \t]+import[ \t]+(?:\([^)]*|[^\n]*)"
+        rf"\b{re.escape(stem)}\b(?![ \t]+as\b)",
+        re.M,
+    )
+    types = [kind for kind, text in hooked.get((stem, name), ()) if importing.search(text)]
+    types = list(dict.fromkeys(types))
+    if not types or len(types) > MAX_TYPES:
+        return None
+    return "a field declared as " + " or ".join(code(t) for t in types)
+
+
+def _hooked(
+    file_text: Callable[[str], str | None], paths: Sequence[str]
+) -> dict[tuple[str, str], tuple[tuple[str, str], ...]]:
+    """Each `module.function` a type's validator hook names as a value, in the kept files of
+    the version (their text read once, a hook's lines only) → (the type, the file's text)."""
+    found: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for path in paths:
+        text = file_text(path) if path.endswith(".py") else None
+        if text is None or "def __get_" not in text:
+            continue
+        lines = lines_of(text)
+        for hook in _HOOK_DEF.finditer(text):
+            start = text.count("\n", 0, hook.start())
+            depth = len(hook.group(1))
+            kind = _class_above(lines, start, depth)
+            if kind is None:
+                continue
+            end = start + 1
+            # the body, past the signature's closing line (`) -> CoreSchema:`)
+            while end < len(lines) and (
+                not lines[end].strip()
+                or len(lines[end]) - len(lines[end].lstrip()) > depth
+                or lines[end].lstrip().startswith(")")
+            ):
+                end += 1
+            for named in _MODULE_VALUE.finditer("\n".join(lines[start + 1 : end])):
+                if named.group(1) not in ("self", "cls"):
+                    found.setdefault((named.group(1), named.group(2)), []).append((kind, text))
+    return {key: tuple(value) for key, value in found.items()}
+
+
+def _class_above(lines: Sequence[str], start: int, depth: int) -> str | None:
+    """The class whose body holds the `def` at line `start` (0-based) indented `depth`, read
+    from the first header above it indented less; None when that header is no class."""
+    for above in range(start - 1, -1, -1):
+        stripped = lines[above].lstrip()
+        if not stripped or stripped.startswith(("#", "@", ")", "]", "}")):
+            continue
+        if len(lines[above]) - len(stripped) < depth:
+            header = re.match(r"class[ \t]+(\w+)", stripped)
+            return header.group(1) if header is not None else None
+    return None

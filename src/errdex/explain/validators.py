@@ -47,7 +47,12 @@ from errdex.explain.validator_parts import (
     grouped,
     value_part,
 )
-from errdex.explain.validator_tables import MAX_TYPES, VALIDATING_MODULE, handed_on
+from errdex.explain.validator_tables import (
+    MAX_TYPES,
+    VALIDATING_MODULE,
+    handed_by_hook,
+    handed_on,
+)
 from errdex.extract.conditions import dotted_name, negate
 from errdex.extract.shapes import isinstance_of
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -114,6 +119,9 @@ def _validated(facts: Facts) -> Validated | None:
     hooked = hooked and any(hook in text for hook in _TYPE_HOOKS)
     named = not owner and (_named_validator(name) or _validating_module(facts, name))
     listed = None if owner else handed_on(facts, name)
+    if fields is None and not hooked and not named and listed is None and not owner:
+        # a type's hook of another module hands it on (`function=_validators.import_string`)
+        listed = handed_by_hook(facts, name)
     if fields is None and not hooked and not named and listed is None:
         return None if owner else _helper_of_validators(facts)
     function = facts.site_function()
@@ -154,6 +162,9 @@ def _helper_of_validators(facts: Facts) -> Validated | None:
     if unlinked is None:
         return None
     callers = [(c.function, c.line) for c in linked] + unlinked
+    # its call of itself (a retry on another spelling of the value) hands on what it was
+    # given: where that comes from is its other callers'
+    callers = [(caller, line) for caller, line in callers if caller != name]
     if not callers or len(callers) > _MAX_HELPER_CALLERS:
         return None
     # which validator each caller is, read in the text before any function is parsed
@@ -225,7 +236,7 @@ def _caller_validates(facts: Facts, caller: str, line: int) -> tuple[str, bool] 
     (`core_schema.no_info_after_validator_function(cls._validate, ...)`); else None."""
     owner, _, name = caller.rpartition(".")
     if not owner:
-        words = handed_on(facts, name)
+        words = handed_on(facts, name) or handed_by_hook(facts, name)
         return (words, False) if words is not None else None
     if "." in owner:
         return None  # a nested class's or a local function's
