@@ -26,19 +26,20 @@ from errdex.extract.init_attrs import ClassText
 from errdex.extract.shapes import annotated_class, annotation_in
 from errdex.lazy_re import lazy_compile
 
-# Each pattern reads one line, from the `\n` before it (the text is read with one before
-# its first line): a search jumps from one `\n` to the next, where a `^` is tried at every
-# character.
-# `self.x: Foo = ...`, `self.x: "Foo"`, starting a line
-_ANNOTATED = lazy_compile(
-    r"\n[ \t]*self\.(\w+)[ \t]*:[ \t]*([^=\n#]+?)[ \t]*(?:=(?!=)|#|\r?$)", re.MULTILINE
-)
-# `self.x = name(` / `self.x: T = name(`, starting a line: the callee, and where `(` is
-_CALLED = lazy_compile(
-    r"\n[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*((?:self\.)?[A-Za-z_][\w.]*)\(", re.MULTILINE
-)
-_NONE = lazy_compile(
-    r"\n[ \t]*self\.(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*None[ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE
+# Each line that starts with `self.X`, read from the `\n` before it (the text is read with
+# one before its first line), in one pass: a search jumps from one `\n` to the next, where a
+# `^` is tried at every character. What the line says of `X` is read by lookaheads, each
+# tried at the line's start, so the match is the line's head alone and no line hides the
+# next (none of them reads past its line's end):
+# - `annotation`: `self.x: Foo = ...`, `self.x: "Foo"`;
+# - `callee`: `self.x = name(` / `self.x: T = name(`, the callee, `(` right after it;
+# - `none`: `self.x = None` / `self.x: T = None`, the whole line.
+_LINE = lazy_compile(
+    r"\n[ \t]*self\.(?P<attr>\w+)"
+    r"(?=[ \t]*:[ \t]*(?P<annotation>[^=\n#]+?)[ \t]*(?:=(?!=)|#|\r?$))?"
+    r"(?=[ \t]*(?::[^=\n]*)?=[ \t]*(?P<callee>(?:self\.)?[A-Za-z_][\w.]*)\()?"
+    r"(?=[ \t]*(?::[^=\n]*)?=[ \t]*(?P<none>None)[ \t]*(?:#[^\n]*)?\r?$)?",
+    re.MULTILINE,
 )
 _REST = lazy_compile(r"[ \t]*(?:#[^\n]*)?(?:\r?\n|$)")
 
@@ -52,17 +53,19 @@ def attribute_classes(whole: ClassText) -> dict[str, str]:
     if "self." not in whole.text:  # its fields alone: those annotated with a class
         return {a: c for a, found in annotated.items() if len(found) == 1 and (c := found.pop())}
     text = "\n" + whole.text  # each line read from the `\n` before it
-    for match in _ANNOTATED.finditer(text):
-        node = annotation_in(match[2])
-        annotated.setdefault(match[1], set()).add(annotated_class(node) if node else None)
-    counts = whole.counts
     nones: dict[str, int] = {}
-    for match in _NONE.finditer(text):
-        nones[match[1]] = nones.get(match[1], 0) + 1
     called: dict[str, list[str | None]] = {}
-    for match in _CALLED.finditer(text):
-        closed = _closes_statement(text, match.end())
-        called.setdefault(match[1], []).append(match[2] if closed else None)
+    for match in _LINE.finditer(text):
+        attr, annotation, callee = match["attr"], match["annotation"], match["callee"]
+        if annotation is not None:
+            node = annotation_in(annotation)
+            annotated.setdefault(attr, set()).add(annotated_class(node) if node else None)
+        if match["none"] is not None:
+            nones[attr] = nones.get(attr, 0) + 1
+        if callee is not None:
+            closed = _closes_statement(text, match.end("callee") + 1)
+            called.setdefault(attr, []).append(callee if closed else None)
+    counts = whole.counts
     out: dict[str, str] = {}
     for attr in dict.fromkeys([*annotated, *counts]):
         if attr in annotated:

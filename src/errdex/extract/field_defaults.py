@@ -18,6 +18,9 @@ _ACTION = lazy_compile(
 )
 _DEFAULT = lazy_compile(r"\bdefault\s*=\s*(True|False|None)\s*[,)]")
 _MAX_CALL = 800  # characters of an `add_argument(` call read for its keywords
+# what `call_arguments` stops at: outside a string, and inside one of each quote
+_CALL_MARK = lazy_compile(r"[\"'#()\[\]{}]")
+_STRING_MARK = {'"': lazy_compile(r'[\\"]'), "'": lazy_compile(r"[\\']")}
 
 
 # a string default longer than this is no value a page writes
@@ -121,29 +124,33 @@ def flag_form(text: str, start: int) -> tuple[bool, bool, str | None]:
 
 def call_arguments(text: str, start: int) -> str:
     """The text of a call's arguments from `start` to its closing parenthesis (brackets
-    counted, strings and comments skipped), or as much as was read."""
+    counted, strings and comments skipped), or as much as was read. The engine jumps from
+    one quote, bracket or `#` to the next (`_CALL_MARK`), and inside a string from one
+    backslash or closing quote to the next (`_STRING_MARK`)."""
     depth = 0
-    quote = ""
     end = min(len(text), start + _MAX_CALL)
     at = start
-    while at < end:
+    while (mark := _CALL_MARK.search(text, at, end)) is not None:
+        at = mark.start()
         char = text[at]
-        if quote:
-            if char == "\\":
-                at += 1
-            elif char == quote:
-                quote = ""
+        if char == "#":
+            newline = text.find("\n", at)
+            if newline < 0:
+                break
+            at = newline
         elif char in "\"'":
-            quote = char
+            inside = _STRING_MARK[char]
+            at += 1
+            while (mark := inside.search(text, at, end)) is not None and mark[0] == "\\":
+                at = mark.start() + 2  # the escaped character is no quote
+            if mark is None:
+                break
+            at = mark.start()
         elif char in "([{":
             depth += 1
-        elif char in ")]}":
-            if depth == 0:
-                return text[start:at] + ")"
+        elif depth == 0:
+            return text[start:at] + ")"
+        else:
             depth -= 1
-        elif char == "#":
-            newline = text.find("\n", at)
-            at = end if newline < 0 else newline
-            continue
         at += 1
     return text[start:end]

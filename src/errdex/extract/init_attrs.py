@@ -36,15 +36,17 @@ _NAME = lazy_compile(r"^[ \t]*(\w+)[ \t]*$")
 # f-string's `{self.x=}`) wherever they are, `self.x: T = ` and `self.x, ...` before an `=`
 # on its line (a tuple target) only where they start a statement (`_starts_statement`: an
 # argument `f(a=self.x, b=1)` and a slice `buf[self.i:] = b` hold them too), and
-# `for self.x in`. No `\b` before `self`: a literal start lets the engine jump from one to
-# the next. The name is taken possessively: no shorter part of it is followed by an
-# assignment, and trying each (`self.config(`, `self.a.b`: most of them) doubled the scan.
-# The empty group marks what `_starts_statement` checks, the colon an annotation.
+# `for self.x in` (`_LOOP_TARGET`). No `\b` before `self`: a literal start lets the engine
+# jump from one to the next (one pattern for both, its alternatives starting `s` and `f`,
+# would try every `s` and `f` of the text: three times the scan). The name is taken
+# possessively: no shorter part of it is followed by an assignment, and trying each
+# (`self.config(`, `self.a.b`: most of them) doubled the scan. The empty group marks what
+# `_starts_statement` checks, the colon an annotation.
 SELF_ASSIGNED = lazy_compile(
     r"self\.(\w++)(?=[ \t]*(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?![=}])"
     r"|()[ \t]*(?:(:)[^=\n]*|,[^\n]*?(?<![=!<>]))=(?!=))"
-    r"|for[ \t]+\(?self\.(\w+)"
 )
+_LOOP_TARGET = lazy_compile(r"for[ \t]+\(?self\.(\w+)")
 # what may stand before a tuple target's `self.x` on its line: other targets and commas
 # (`a, self.x, *rest = ...`, `(self.x, self.y) = ...`)
 _TARGETS_BEFORE = lazy_compile(
@@ -113,14 +115,33 @@ class ClassText:
 
 
 def assignment_counts(text: str) -> dict[str, int]:
-    """`X` → how many times `text` assigns `self.X` (`SELF_ASSIGNED`)."""
+    """`X` → how many times `text` assigns `self.X` (`SELF_ASSIGNED`, `_LOOP_TARGET`)."""
     counts: dict[str, int] = {}
-    for match in SELF_ASSIGNED.finditer(text):
-        attr = match[1] or match[4]
-        if match[2] is not None and not _starts_statement(text, match.start(), match[3] is None):
+    for match in _assignments(text):
+        # the empty group's target is checked (a loop's match has no group past the name)
+        if match.lastindex != 1 and not _starts_statement(text, match.start(), match[3] is None):
             continue
-        counts[attr] = counts.get(attr, 0) + 1
+        counts[match[1]] = counts.get(match[1], 0) + 1
     return counts
+
+
+def _assignments(text: str) -> list[re.Match[str]]:
+    """The matches of `SELF_ASSIGNED` and `_LOOP_TARGET` in order, as one pattern of both
+    alternatives would find them, each scan with its literal start: an assignment's match
+    inside a loop's (its `self.x`, or one after a name ending `self`) is none of its own.
+    No assignment's match holds a loop's start (a `for` ending its name would be followed
+    by a blank and `self.`, an assignment's by an operator, `:` or `,`), and a loop's match
+    inside another's is passed over by their own scan as by one pattern."""
+    loops = list(_LOOP_TARGET.finditer(text))
+    found = list(SELF_ASSIGNED.finditer(text))
+    if not loops:
+        return found
+    starts = [loop.start() for loop in loops]
+    for at in range(len(found) - 1, -1, -1):
+        before = bisect.bisect_right(starts, found[at].start()) - 1
+        if before >= 0 and found[at].start() < loops[before].end():
+            del found[at]  # inside a loop's match
+    return sorted([*found, *loops], key=re.Match.start)
 
 
 def _starts_statement(text: str, at: int, in_tuple: bool) -> bool:
