@@ -63,6 +63,18 @@ FILES = {
                 return values
 
 
+        class LogprobsRequest(BaseModel):
+            logprobs: bool = False
+            top_logprobs: int | None = None
+
+            @model_validator(mode="before")
+            @classmethod
+            def check_top(cls, data):
+                if data.get("top_logprobs") is not None and not data.get("logprobs"):
+                    raise ValueError("when using `top_logprobs`, `logprobs` must be set to true.")
+                return data
+
+
         class Thinking(BaseModel):
             budget_tokens: int
 
@@ -127,3 +139,14 @@ def test_a_field_read_on_self_after_validation_is_the_fields(bodies: Store) -> N
         "In the request you send (its JSON body), make the field `thinking.budget_tokens` of "
         "`MessagesRequest` less than max_tokens, as the message says"
     )
+
+
+def test_a_request_field_the_input_rules_name_is_the_requests(bodies: Store) -> None:
+    said = solutions(bodies, "LogprobsRequest.check_top", "when using")
+    assert said[0] == (
+        "Pass `null` for the field `top_logprobs` of the request you send (its JSON body, a "
+        "`LogprobsRequest`). `LogprobsRequest.check_top` is a validator the framework runs on "
+        "that body: the check is of your data, not of a call in your code."
+    )
+    # the validator's argument names nothing a user writes
+    assert not any("of the argument `data`" in s for s in said)

@@ -26,6 +26,8 @@ import ast
 import re
 from collections.abc import Callable
 
+import msgspec
+
 from errdex.explain.context import Facts, decorators_above, function_span
 from errdex.explain.entry_input import CHECKS
 from errdex.explain.input_nodes import field_key
@@ -43,6 +45,10 @@ _SUBJECT = re.compile(
 )
 # How a field of the data is read: (the node, the data's name) → the field, or None
 Reader = Callable[[ast.AST, str], str | None]
+# A key left out of the data, as the input rules word it: "Leave `'file'` out of ..."
+_LEFT_OUT_KEY = re.compile(r"^Leave `'(\w+)'` out of ")
+# A string as Python writes it, between backticks: `'auto'`
+_PYTHON_STRING = re.compile(r"`'([^'`\\]*)'`")
 # What a value that is given must be; not how the field is used ("set to true when ...",
 # which `stated_requirement` reads as a use).
 _VERBS = frozenset({"be", "have", "contain", "match"})
@@ -54,16 +60,8 @@ def raw_field_solution(facts: Facts) -> Solution | None:
     site = facts.stored.site
     if site.kind != SiteKind.RAISE or site.message is None:
         return None
-    owner, _, name = site.function.rpartition(".")
-    if not owner or "." in owner or "<locals>" in owner:
-        return None
-    if not owner.endswith("Request") and "protocol" not in facts.stored.module.split("."):
-        return None  # a model the program builds (a config, a manifest): not the user's data
-    text = facts.source_text or ""
-    if "_validator" not in text:
-        return None  # no model validator in the file: most sites (a cold page stays cheap)
-    span = function_span(text, name, site.line)
-    mode = _mode(decorators_above(text, span[0] + 1)) if span is not None else None
+    owner = site.function.rpartition(".")[0]
+    mode = _validator_mode(facts)
     function = facts.site_function()
     checks = [c for c in facts.held if c.kind in CHECKS]
     if mode is None or function is None or not checks:
@@ -104,6 +102,61 @@ def raw_field_solution(facts: Facts) -> Solution | None:
             kind="input",
         )
     return None
+
+
+def _validator_mode(facts: Facts) -> str | None:
+    """The mode of the site's function as a validator of a request model ("before",
+    "after"), or None: not a validator, or of a model the program builds itself."""
+    return facts.once("raw_fields.mode", lambda: _read_mode(facts))
+
+
+def _read_mode(facts: Facts) -> str | None:
+    site = facts.stored.site
+    owner, _, name = site.function.rpartition(".")
+    if not owner or "." in owner or "<locals>" in owner:
+        return None
+    if not owner.endswith("Request") and "protocol" not in facts.stored.module.split("."):
+        return None  # a model the program builds (a config, a manifest): not the user's data
+    text = facts.source_text or ""
+    if "_validator" not in text:
+        return None  # no model validator in the file: most sites (a cold page stays cheap)
+    span = function_span(text, name, site.line)
+    return _mode(decorators_above(text, span[0] + 1)) if span is not None else None
+
+
+def as_request_field(solution: Solution, facts: Facts) -> Solution:
+    """`solution` said of the request body where it names a key of the data a `mode=
+    "before"` validator of a request class gets: "Pass a non-empty (true) value for the
+    field `logprobs` of the argument `data` of `ChatCompletionRequest.check_logprobs`"
+    becomes "... for the field `logprobs` of the request you send (its JSON body) ...":
+    the user writes that field, no call passes `data` (None is JSON's `null` there)."""
+    if solution.kind != "input" or _validator_mode(facts) != "before":
+        return solution
+    site = facts.stored.site
+    owner = site.function.rpartition(".")[0]
+    if not owner.endswith("Request"):
+        return solution  # a protocol module's other model: data a Python caller may pass
+    function = facts.site_function()
+    params = [] if function is None else [a.arg for a in function.args.args]
+    given = [p for p in params if p not in ("self", "cls")]
+    if not given:
+        return solution
+    argument = f"the argument {code(given[0])} of {code(site.function)}"
+    field = re.search(rf"`[\w.']+` (?:out )?of {re.escape(argument)}", solution.text)
+    if field is None:
+        return solution  # the data as a whole (its type), not one of its fields
+    body = f"the request you send (its JSON body, a {code(owner)})"
+    text = solution.text.replace(argument, body)
+    if text.startswith("Pass None for "):
+        text = "Pass `null` for " + text.removeprefix("Pass None for ")
+    # the body's own words: a key, JSON's strings and objects
+    text = _LEFT_OUT_KEY.sub(r"Leave the field `\1` out of ", text)
+    text = _PYTHON_STRING.sub(r'`"\1"`', text).replace("an instance of `dict`", "a JSON object")
+    text = (
+        f"{text} {code(site.function)} is a validator the framework runs on that body: the "
+        "check is of your data, not of a call in your code."
+    )
+    return msgspec.structs.replace(solution, text=text, change=None, fix=None)
 
 
 def _mode(decorators: list[ast.expr]) -> str | None:

@@ -69,6 +69,7 @@ from errdex.explain.filled_flags import filled_flag
 from errdex.explain.first_actions import first_action
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.flag_values import flag_value_solutions
+from errdex.explain.given_up_internal import without_internal_give_ups
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.handed_callback import handed_solution
 from errdex.explain.hiding_flags import hides_only, input_solution, skips_work
@@ -107,7 +108,7 @@ from errdex.explain.part_switch import decides_one_part
 from errdex.explain.passed_args import passed_solutions
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
-from errdex.explain.raw_fields import raw_field_solution
+from errdex.explain.raw_fields import as_request_field, raw_field_solution
 from errdex.explain.reached_fix import with_reached_fix
 from errdex.explain.reasons_list import REASON_NAMED, tests_reasons_list
 from errdex.explain.record_keyword import record_keyword_solution
@@ -535,6 +536,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     ranked = advice_first(found.ranked(), spoken, facts)
     # the authors' way to keep what the user asked for before giving it up
     ranked = advice_before_drops(ranked, spoken)
+    # a before-validator's data is the request body: its keys are the request's fields
+    ranked = [as_request_field(s, facts) for s in ranked]
     for solution in replacement_first(ranked, facts):
         # a comment warns against what the setting does when on (disabling, skipping,
         # enabling): a way out that leaves it off does not do that
@@ -548,6 +551,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     kept = [s for s in kept if not names_hook_argument(s, facts)]
     kept = without_twins(kept, facts)
     kept = state_gated(kept, facts)  # an internal function's own arguments
+    kept = without_internal_give_ups(kept, facts)  # None for an application's own argument
     kept = without_set_arguments(kept, facts)  # a setting decides the same: its way out
     # a setting that makes true a guard the page calls no way out: "What it means" says so
     facts.tripped = [(s, line) for s in kept if (line := setting_trips_guard(s, facts))]
