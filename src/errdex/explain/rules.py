@@ -47,6 +47,7 @@ from errdex.explain.reraise import PASSED_ON, PASSED_ON_BARE, is_reraise
 from errdex.explain.same_fallback import fallback_sentence
 from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
+from errdex.explain.tried_again import tried_sentence
 from errdex.explain.tried_input import failing_calls, setting_input
 from errdex.explain.try_failure import no_way_out_of_try, try_failure_sentences
 from errdex.explain.twins import twin_sentences
@@ -223,7 +224,16 @@ def what_it_means(facts: Facts) -> str:
     if taken is not None:
         sentences.append(taken)  # each guard, with the fallback its other branch returns
     said_failing = {(f.line, f.holds) for f in facts.failing} | {(w.line, w.holds) for w in waiting}
-    blocked = [c for c in held if no_way_out(c, facts) and (c.line, c.holds) not in said_failing]
+    tried, tried_lines = tried_sentence(facts, held)
+    if tried is not None:
+        sentences.append(tried)  # each guard, with the failed call its other branch runs
+    blocked = [
+        c
+        for c in held
+        if no_way_out(c, facts)
+        and (c.line, c.holds) not in said_failing
+        and c.line not in tried_lines
+    ]
     if blocked:
         lines = ", ".join(str(c.line) for c in blocked)
         sentences.append(

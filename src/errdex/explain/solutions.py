@@ -133,6 +133,7 @@ from errdex.explain.stated_requirement import requirement_solution
 from errdex.explain.stated_setting import other_keys_set, stated_setting_solution
 from errdex.explain.std_streams import stream_solution
 from errdex.explain.sync_sibling import counterpart_class_solution, sync_sibling_solution
+from errdex.explain.tried_again import runs_tried_call
 from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.try_failure import no_way_out_of_try
 from errdex.explain.twins import without_twins
@@ -239,6 +240,8 @@ def no_way_out(condition: ConditionView, facts: Facts) -> bool:
         return True  # the other branch hands the input to a call that fails the same way
     if waits_instead(condition, facts):
         return True  # the other branch waits for the condition the raise reports
+    if runs_tried_call(condition, facts):
+        return True  # the other branch runs the failed call of the `try`, unhandled
     # a re-raise's `if` whose other path shows the same error and exits
     return reraise_gate(condition, facts)
 
