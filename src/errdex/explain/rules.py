@@ -19,6 +19,7 @@ from errdex.explain.failed_lookup import failed_lookup
 from errdex.explain.failing_branch import failing_sentence
 from errdex.explain.filled_flags import filled_sentence
 from errdex.explain.handed_callback import handed_sentence
+from errdex.explain.handed_invariants import invariant_sentence
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.inner_raises import inner_sentence
 from errdex.explain.input_nodes import assignment_targets, stored_roots
@@ -37,6 +38,7 @@ from errdex.explain.page import (
     WhenItHappens,
 )
 from errdex.explain.passthru import pass_through
+from errdex.explain.pinned_settings import pinned_sentence
 from errdex.explain.plain import caught_text, code
 from errdex.explain.ran_out import ran_out_sentences
 from errdex.explain.reasons_list import reasons_solved
@@ -205,6 +207,12 @@ def what_it_means(facts: Facts) -> str:
         for s, line in facts.tripped[:2]
     )
     sentences.extend(_tripping_sentences(facts))
+    pinned = pinned_sentence(facts)
+    if pinned is not None:
+        sentences.append(pinned)  # a setting the constructor requires to hold one value
+    invariant = invariant_sentence(facts)
+    if invariant is not None:
+        sentences.append(invariant)  # a setting tied to what the function is handed
     filled = filled_sentence(facts)
     if filled is not None:
         sentences.append(filled)  # a flag left out is filled with a default object
