@@ -43,6 +43,7 @@ from errdex.explain.chain_branches import earlier_branch
 from errdex.explain.class_attributes import attribute_solution
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.class_hooks import annotation_solution, names_hook_argument
+from errdex.explain.class_settings import class_setting_solutions
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.dead_ends import dead_end, repeats_check
 from errdex.explain.declared_config import config_solution
@@ -363,11 +364,16 @@ def _solutions(facts: Facts) -> list[Solution]:
         if raw is not None:  # the field the message names, in the raw data: not the
             found.add(raw, 0)  # validator's argument that holds it
         elif validated(facts) is None:  # a validator's argument is no value a user passes
+            # a type's method its validator hands the value's parts on to: the data and the
+            # type declared, not the method's argument
+            settings = class_setting_solutions(facts, open_conditions)
+            for tier, setting in enumerate(settings):
+                found.add(setting, min(tier, 1))
             # a visitor's argument is the object the user built: the call that builds it
-            visited = visited_object_solution(facts, open_conditions)
+            visited = None if settings else visited_object_solution(facts, open_conditions)
             if visited is not None:
                 found.add(visited, 1)
-            else:
+            elif not settings:
                 _add_input(found, open_conditions, facts)
     keyed_input = key_requirement(facts)
     if keyed_input is not None and not any(
