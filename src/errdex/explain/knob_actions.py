@@ -34,6 +34,7 @@ from errdex.explain.knob_types import (
 )
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.path_tests import missing_path
+from errdex.explain.peer_setting import peer_text
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, KnobKind
 from errdex.linked_facts import (
@@ -285,6 +286,7 @@ def _setting_action(
             return (
                 _direction(node, knob)
                 or _compared(node, knob, knobs, condition)
+                or _peer_matched(node, knob)
                 or _generic(knob, condition)
             )
         return None
@@ -648,6 +650,15 @@ def _supplied_path(knob: Knob, path: tuple[str, str]) -> KnobAction:
     else:
         text = f"Pass `{knob.name}` a local folder that holds {what}{code(place)}"
     return KnobAction(text, knob.name)
+
+
+def _peer_matched(node: ast.expr, knob: Knob) -> KnobAction | None:
+    """A flag compared with the other instance's own value of it (`peer_setting`): both
+    launched with the same value, no one value to name."""
+    if knob.kind != KnobKind.FLAG or not knob.same_value or knob.behind is None:
+        return None
+    text = peer_text(node, knob.name, knob.behind)
+    return KnobAction(text, knob.name, direction_only=True) if text is not None else None
 
 
 def _generic(knob: Knob, condition: ConditionView) -> KnobAction:
