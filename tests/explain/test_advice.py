@@ -425,3 +425,84 @@ def test_a_sentence_goes_on_after_an_abbreviation() -> None:
         "Use z, etc.",
         "Then go.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        # the launch the user runs, and what to start it with
+        (
+            "Per-call overrides are off by default. Start the server with --trust-overrides "
+            "only when clients are trusted.",
+            "Start the server with --trust-overrides only when clients are trusted.",
+        ),
+        # a flag to raise
+        (
+            "item {key} too large to cache; raise --cache-max-object-mb.",
+            "raise --cache-max-object-mb.",
+        ),
+        # the goal said without its object
+        (
+            "Only a and b work here. To fix use one of --backend=a, --backend=b.",
+            "To fix use one of --backend=a, --backend=b.",
+        ),
+        # a setting's name to raise
+        (
+            "Queue full past the timeout; dropping it. Raise queue_pairs if frequent.",
+            "Raise queue_pairs if frequent.",
+        ),
+        # two ways, the first one's verb
+        (
+            "max_items ({m}) must be <= the smallest budget ({b}). Either increase the "
+            "smallest budget or decrease max_items.",
+            "Either increase the smallest budget or decrease max_items.",
+        ),
+        # the order after what happened, joined by "and"
+        (
+            "The cache is not available. Caching is disabled and please upgrade the engine "
+            "to use it.",
+            "please upgrade the engine to use it.",
+        ),
+        # the case first, then the verb
+        (
+            "The default was changed. If you want the legacy `{v}`, edit the config JSON "
+            "to set `x={v}`.",
+            "If you want the legacy `{v}`, edit the config JSON to set `x={v}`.",
+        ),
+        # the user's own class, and an adverb of the order
+        (
+            "All parameters must be present on the base; you should inherit from Base[{p}].",
+            "you should inherit from Base[{p}].",
+        ),
+        (
+            "{cls} misses {p}. You should parametrize Root directly, e.g., "
+            "`class {cls}(Root[{p}])`.",
+            "You should parametrize Root directly, e.g., `class {cls}(Root[{p}])`.",
+        ),
+        (
+            "Found conflicts between 'kind={a}' and 'type={b}'. You should only specify "
+            "one of them.",
+            "You should only specify one of them.",
+        ),
+    ],
+)
+def test_start_with_raise_a_flag_inherit_and_an_adverb_of_the_order_are_advice(
+    message: str, said: str
+) -> None:
+    (advice,) = message_advice(message)
+    assert advice.solution == f"Do what the message says: “{said}”"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Start index {i} is out of range.",
+        "Cannot raise ValueError here.",
+        "raise the error again after {n} tries",
+        "Start of the stream with no header.",
+        "Either all or none of the requests must be pooling requests",
+        "Raise ValueError when {name} is unset.",
+    ],
+)
+def test_start_or_raise_of_no_flag_or_launch_is_no_advice(message: str) -> None:
+    assert message_advice(message) == []

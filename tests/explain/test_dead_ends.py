@@ -255,6 +255,50 @@ DEAD = {
             def to_data(self):
                 return {"strict": self.strict}
         """,
+    "dead/groups.py": """
+        class Group:
+            def __init__(self, commands, chain=False):
+                self.commands = commands
+                self.chain = chain
+
+            def resolve(self, args):
+                return args[0], self.commands.get(args[0]), args[1:]
+
+            def invoke(self, args):
+                if not self.chain:
+                    name, command, args = self.resolve(args)
+                    assert command is not None, "no command in single mode"
+                    return command(args)
+                results = []
+                while args:
+                    name, command, args = self.resolve(args)
+                    assert command is not None, "no command in chain mode"
+                    results.append(command(args))
+                return results
+
+            def call(self, args):
+                if not self.chain:
+                    name, command, args = self.resolve(args)
+                    assert command is not None, "no command to call"
+                    return command(args)
+                results = []
+                while args:
+                    name, command, args = self.resolve(args[1:])
+                    assert command is not None, "no chained command to call"
+                    results.append(command(args))
+                return results
+
+            def run(self, args):
+                if not self.chain:
+                    found = self.commands.get("single")
+                    command = found.command
+                    assert command is not None, "no single command to run"
+                    return command(args)
+                found = self.commands.get("chained")
+                command = found.command
+                assert command is not None, "no chained command to run"
+                return command(args)
+        """,
     "dead/flush.py": """
         import warnings
 
@@ -406,3 +450,25 @@ def test_a_bare_early_answer_before_a_warnings_test_is_not_said_to_force_it(dead
     # `checked` false returns True with no refusal before it: nothing forced is told
     page: Page = page_with_message(dead, "dead", "The item does not fit the cache")
     assert "the function then returns" not in page.what_it_means, page.what_it_means
+
+
+def test_a_branch_that_makes_the_same_call_and_check_is_no_way_out(dead: Store) -> None:
+    # chain mode resolves each command with the same call and asserts the same: `chain`
+    # turned on meets the same check
+    page: Page = page_with_message(dead, "dead", "no command in single mode")
+    assert not any("chain" in t for t in offered(page)), offered(page)
+    assert "The guard at line 11 is no way out: its other branch fails as well" in (
+        page.what_it_means
+    )
+
+
+def test_a_branch_that_checks_another_value_keeps_the_way_out(dead: Store) -> None:
+    # chain mode resolves what follows the first word: another value, not the same check
+    found = texts(dead, "no command to call")
+    assert any("chain" in t for t in found), found
+
+
+def test_a_branch_whose_value_comes_from_another_lookup_keeps_the_way_out(dead: Store) -> None:
+    # `command = found.command` in both branches, but `found` looks up another key
+    found = texts(dead, "no single command to run")
+    assert any("chain" in t for t in found), found

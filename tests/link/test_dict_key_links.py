@@ -5,8 +5,12 @@ a configuration object (`KnobLink.dict_key`)."""
 
 from __future__ import annotations
 
+import textwrap
+
 from test_passed_arguments import link
 
+from errdex.extract import extract_file
+from errdex.link import IndexedSite, link_version
 from samples import DICT_ARGS
 
 DICTS = {
@@ -140,3 +144,77 @@ def test_a_key_of_a_json_flag_s_dict_a_caller_passes_is_that_key() -> None:
         assert key is None or knobs[0].dict_key == key
     # a key of a dict that is the caller's own argument: no flag gives it
     assert not sites["unknown size"].knobs
+
+
+KEPT = {
+    "eng/args.py": DICT_ARGS,
+    "eng/loader.py": """
+        from copy import copy
+
+        from eng.args import LoadConfig
+
+
+        class Loader:
+            def __init__(self, load_config: LoadConfig, spec):
+                extra_config = copy(load_config.loader_extra_config or {})
+                self.fallback: bool = extra_config.pop("fallback", True)
+                self.mode = extra_config.get("mode", "fast")
+                self.strict = bool(load_config.loader_extra_config.get("strict", False))
+                self.size = spec.get("size", 1)
+                self.cached = extra_config.pop("cached", compute_default())
+                self.other = extra_config.pop("other", None)
+                self.other = None
+
+            def load(self):
+                try:
+                    return self._load()
+                except OSError:
+                    if not self.fallback:
+                        raise
+                if self.mode not in ("fast", "slow"):
+                    raise ValueError("unknown load mode")
+                if self.strict:
+                    raise RuntimeError("strict loading refuses a retry")
+                if self.size > 4:
+                    raise ValueError("a spec too large")
+                if self.cached:
+                    raise ValueError("a cached load")
+                if self.other:
+                    raise ValueError("another load")
+        """,
+}
+
+
+def test_an_attribute_the_constructor_keeps_of_a_key_of_a_flags_dict_is_that_key() -> None:
+    """`self.fallback = extra.pop("fallback", True)` in `__init__`, `extra` a copy of the
+    flag's dict: a method's check of `self.fallback` is the flag with that key."""
+    sites = link(KEPT)
+    for message, attr, key, default in (
+        ("unknown load mode", "self.mode", "mode", "'fast'"),
+        ("strict loading refuses a retry", "self.strict", "strict", "False"),
+    ):
+        knobs = [k for k in sites[message].knobs if k.behind == attr]
+        assert [(k.name, k.json_key, k.dict_key, k.dict_default) for k in knobs] == [
+            ("--loader-extra-config", key, key, default)
+        ], sites[message].knobs
+    # a dict no flag gives, a default worked out by a call, an attribute assigned twice
+    for message, attr in (
+        ("a spec too large", "self.size"),
+        ("a cached load", "self.cached"),
+        ("another load", "self.other"),
+    ):
+        knobs = sites[message].knobs
+        assert not any(k.json_key for k in knobs if k.behind == attr), knobs
+
+
+def test_a_re_raise_under_a_kept_key_names_the_key() -> None:
+    site = next(s for s in link_all(KEPT) if s.site.message is None)
+    knobs = [k for k in site.knobs if k.behind == "self.fallback"]
+    assert [(k.name, k.dict_key, k.key_default) for k in knobs] == [
+        ("--loader-extra-config", "fallback", "True")
+    ], site.knobs
+
+
+def link_all(files: dict[str, str]) -> list[IndexedSite]:
+    facts = [extract_file(path, textwrap.dedent(text).encode()) for path, text in files.items()]
+    return link_version("demo", facts)

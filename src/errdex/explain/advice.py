@@ -37,7 +37,12 @@ _FORBIDS = re.compile(
 # or an install command anywhere.
 _INSTRUCTS = re.compile(
     r"^(?:please\s+|you\s+(?:can|should|must|(?:may|might)\s+need\s+to|need\s+to)\s+"
-    r"(?:instead\s+)?|"
+    # "you should only specify one of them": an adverb of the order
+    r"(?:instead\s+|only\s+|also\s+)?|"
+    # "To fix use one of --x=a, --x=b": the goal said without its object
+    r"to\s+fix(?:\s+(?:this|it))?:?\s+(?=(?:use|set|pass|install|upgrade|add|remove)\b)|"
+    # "Either increase the smallest budget or decrease ...": two ways, the first one's verb
+    r"either\s+|"
     r"try\s+(?:to\s+)?|"
     r"instead,?\s+|alternatively,?\s+|otherwise,?\s+|optionally,?\s+|or\s+|"
     # "To turn on CUDA graph capture, ensure ...", "To skip this assignment entirely, Set
@@ -50,12 +55,23 @@ _INSTRUCTS = re.compile(
     r"add|increase|decrease|reduce|lower|switch|run|call|choose|select|make\s+sure|ensure|"
     r"export|unset|turn\s+(?:on|off)|rerun|re-run|restart|define|declare|replace|rename|"
     r"change|leave|omit|migrate\s+to|"
+    # the user's own class: "you should inherit from typing.Generic[T]", "parametrize
+    # RootModel directly"
+    r"inherit\s+from|parametri[sz]e|parameteri[sz]e|"
+    # "If you want the legacy one, edit the config JSON to set ..."
+    r"edit|"
     # rebuilding the package and reordering or adjusting what the user feeds it: "Rebuild
     # vLLM from source so ... is included", "Reorder the source so ...", "Drop --x for this"
     # (not a SQL keyword in capitals: "DROP TABLE failed")
     r"(?-i:[Rr]ebuild|[Rr]einstall|[Rr]ecompile|[Rr]eorder|[Aa]djust|[Dd]rop))\b"
     # "Try --moe-backend emulation.": a flag to try, after "try" alone
     r"|^try\s+`?--[a-z]"
+    # "raise --mm-shm-cache-max-object-size-mb", "Raise qp_per_transfer if frequent": a flag
+    # or a setting's name to raise (not "raise ValueError", "raise the error again")
+    r"|^(?:please\s+)?(?:raise|bump)\s+`?(?:--[a-z]|[a-z]+_[a-z_]+\b)"
+    # "Start the server with --trust-request-mm-kwargs", "Start the engine with x=True
+    # (--x)": the launch the user runs, given what to start it with
+    r"|^(?:please\s+)?(?:re)?(?:start|launch)\s+(?:the\s+|your\s+)?[\w-]+\s+with\s"
     # verbs that are as often a name of the code (`configure()`, `query`): a word after them
     r"|^(?:please\s+)?(?:apply|configure|convert|query\s+for)\s+"
     r"(?!(?:failed|fails|error|errors|is|was|has|returned|called|step|of)\b)(?=[\w`'\"])"
@@ -215,6 +231,8 @@ _SENTENCE_END = re.compile(
 # (", you might need to call X()": an instruction after a statement, as "please" is)
 _CLAUSE_END = re.compile(
     r"(;\s+|,\s+(?=(?:please|try|consider|use|set|or|you\s+(?:might|may|should|must|need))\b)|"
+    # "AOT compile is disabled and please upgrade PyTorch": the order after what happened
+    r"\s+and\s+(?=please\s)|"
     r"\s+-\s+|:\s+(?=\w))"
 )
 # A clause that ends by announcing the setting it speaks of: the name after its colon is

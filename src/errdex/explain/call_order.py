@@ -18,14 +18,15 @@ from typing import TypeGuard, TypeVar
 
 from errdex.ast_walk import is_generator, walk
 from errdex.explain.context import Facts, class_in_file, may_name
+from errdex.explain.declared_fields import base_name
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.inputs import public_name
 from errdex.explain.name_forms import normal_form
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, listed, your_values
 from errdex.explain.user_call import method_arguments, required_arguments, user_call
-from errdex.extract.shapes import own_attributes_set
-from errdex.facts import ConditionKind
+from errdex.extract.shapes import is_name, is_not_none, own_attributes_set
+from errdex.facts import ConditionKind, SiteKind
 
 # the methods that open and close a `with` block, and the statement each is called by
 BLOCK_STARTS = {"__enter__": "with", "__aenter__": "async with"}
@@ -428,76 +429,144 @@ def own_calls(method: ast.AST) -> set[str]:
 
 def made_with_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
     """ "Don't call `subquery()` or `cte()` on a `Query` made with `from_statement()`": a
-    private method of a public class refusing an object whose `self._x` is set (`is not
-    None`), when public methods of the class set it and others reach the check by calling
-    that method; else None."""
+    method of a public class refusing an object whose `self._x` is set (`is not None`, or
+    not empty: `if self._return_defaults:`, one side of an `or`), when public methods of
+    the class set it and the user's call reaches the check: the method itself when it is
+    public, else the public methods that call it (or name it in their decorators); else
+    None. A setter hands on its own argument (`self._statement = statement`, for a private
+    check's `is not None`), or, for a `raise`, is a step of a chain (it returns `self`) that
+    assigns it a value or adds to it, where the class or its base in the file starts it
+    unset (`_limit_clause = None`, `_where_criteria = ()`). Methods of the bases the file
+    defines count as the class's (`Insert.from_select` refuses what `ValuesBase.values()`
+    set)."""
     site = facts.stored.site
     owner, _, member = site.function.rpartition(".")
     public = facts.stored.public_path()
     if public is None or not owner or "." in owner or owner != site.class_name:
         return None
-    if not member.startswith("_") or member.startswith("__"):
-        return None
+    if member.startswith("__"):
+        return None  # an operator or the constructor: no call to leave out
+    raised = site.kind in (SiteKind.RAISE, SiteKind.HELPER)  # (an `assert`: its own order)
     for condition in conditions:
-        attr = _set_test(condition.text) if condition.kind is not ConditionKind.EARLY_EXIT else None
-        if attr is None:
+        if condition.kind is ConditionKind.EARLY_EXIT:
+            continue
+        tests = _set_tests(condition.text)
+        if not tests:
             continue
         text = facts.class_text(owner)
-        if text is None or not may_name(text, attr):
-            return None  # no method of it sets the attribute: the class is not parsed
-        methods = class_methods(facts, owner)
+        tests = [t for t in tests if text is not None and may_name(text, t[0])]
+        if not tests:
+            continue  # no method of it sets the attribute: the class is not parsed
+        family = _family(facts, owner)
+        methods: Methods = {}
+        for cls in reversed(family):  # a subclass's method in place of its base's
+            methods.update(_methods_of(cls))
         # plain public methods: a constructor or an operator is no call to leave out
         plain = {n: m for n, m in methods.items() if not n.startswith("_")}
         mentions = facts.lines_may_name  # a method whose text lacks the word is not walked
-        setters = [
-            name for name, method in plain.items() if mentions(method, attr) and _sets(method, attr)
-        ]
-        callers = [
-            name
-            for name, method in plain.items()
-            if name not in setters and mentions(method, member) and _calls(method, member)
-        ]
-        if not setters or not callers:
-            return None
-        made = " or ".join(code(f"{s}()") for s in setters[:_SHOWN])
-        shown = [code(f"{c}()") for c in callers[:_SHOWN]]
-        if len(callers) > _SHOWN:
-            used = ", ".join(shown) + " or the like"
+        attrs: list[str] = []
+        setters: list[str] = []
+        for attr, not_none in tests:
+            # a private check's `is not None` (the rule's first form): an argument handed on
+            handed = not_none and member.startswith("_")
+            found = [
+                name
+                for name, method in plain.items()
+                if mentions(method, attr)
+                and (
+                    (handed and _sets(method, attr))
+                    or (
+                        (handed or raised)
+                        and _builds(method, attr)
+                        and _starts_unset(family, methods, attr)
+                    )
+                )
+            ]
+            if found:
+                attrs.append(attr)
+                setters.extend(s for s in found if s not in setters)
+        if not member.startswith("_"):
+            callers = [member]  # the user's own call refuses it
         else:
-            used = listed(shown, "or")
-        text = (
-            f"Don't call {used} on a {code(owner)} made with {made}: {made} sets "
-            f"{code('self.' + attr)}, and {code(site.function)}, which those call, refuses "
-            f"an object that has one. Make it without {made} to call them."
+            callers = [
+                name
+                for name, method in plain.items()
+                if name not in setters and mentions(method, member) and _calls(method, member)
+            ]
+        if not setters or not callers or member in setters:
+            continue
+        return Solution(
+            text=_made_with_text(site.function, owner, member, attrs, setters, callers),
+            condition=condition.text,
+            kind="input",
         )
-        return Solution(text=text, condition=condition.text, kind="input")
     return None
 
 
 _SHOWN = 4
 
 
-def _set_test(text: str) -> str | None:
-    """`_statement` of `self._statement is not None`."""
-    if not text.startswith("self.") or not text.endswith(" is not None"):
-        return None  # most are not: no parse of them
+def _made_with_text(
+    function: str, owner: str, member: str, attrs: list[str], setters: list[str], callers: list[str]
+) -> str:
+    made = _some([code(f"{s}()") for s in setters])
+    if member in callers:
+        used = by = code(f"{member}()")
+        them = "it"
+    else:
+        used = _some([code(f"{c}()") for c in callers])
+        them = "them" if len(callers) > 1 else "it"
+        by = f"{code(function)}, which {'those call' if len(callers) > 1 else 'it calls'},"
+    if len(attrs) == 1:
+        sets = f"{made} sets {code('self.' + attrs[0])}"
+    else:
+        sets = f"each of those sets one of {_some([code('self.' + a) for a in attrs])}"
+    without = made if len(setters) == 1 else "any of those"
+    a = "an" if owner[:1] in "AEIOU" else "a"
+    return (
+        f"Don't call {used} on {a} {code(owner)} made with {made}: {sets}, and {by} refuses an "
+        f"object that has one. Make it without {without} to call {them}."
+    )
+
+
+def _some(shown: list[str]) -> str:
+    """ "`a()` or `b()`", four at most ("`a()`, `b()`, `c()`, `d()` or the like")."""
+    if len(shown) > _SHOWN:
+        return ", ".join(shown[:_SHOWN]) + " or the like"
+    return " or ".join(shown) if len(shown) < 3 else listed(shown, "or")
+
+
+def _set_tests(text: str) -> list[tuple[str, bool]]:
+    """(`_statement`, True) of `self._statement is not None`, (`_return_defaults`, False)
+    of a bare `self._return_defaults`; each side of an `or` that is one of them (the
+    others, `order_by and self._order_by_clauses`, are not read)."""
+    if "self." not in text:
+        return []  # most are not: no parse of them
     try:
         node = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
-        return None
-    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
-        return None
-    right = node.comparators[0]
-    if not (isinstance(node.ops[0], ast.IsNot) and isinstance(right, ast.Constant)):
-        return None
-    return node.left.attr if is_own(node.left) and right.value is None else None
+        return []
+    sides = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) else [node]
+    found = []
+    for side in sides:
+        tested = is_not_none(side)
+        if is_own(side):
+            found.append((side.attr, False))
+        elif tested is not None and is_own(tested):
+            found.append((tested.attr, True))
+    return found
+
+
+def _params(method: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """A method's named parameters but `self` and `cls`."""
+    args = method.args
+    return {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]} - {"self", "cls"}
 
 
 def _sets(method: ast.FunctionDef | ast.AsyncFunctionDef, attr: str) -> bool:
     """Whether a method assigns `self.attr` one of its own arguments (`self._statement =
     statement`): what the user handed it, not a failure it recorded (`self._error = exc`)."""
-    params = {a.arg for a in [*method.args.posonlyargs, *method.args.args, *method.args.kwonlyargs]}
-    params -= {"self", "cls"}
+    params = _params(method)
     return any(
         isinstance(node, ast.Assign)
         and isinstance(node.value, ast.Name)
@@ -507,8 +576,103 @@ def _sets(method: ast.FunctionDef | ast.AsyncFunctionDef, attr: str) -> bool:
     )
 
 
+def _builds(method: ast.FunctionDef | ast.AsyncFunctionDef, attr: str) -> bool:
+    """Whether a step of a chain (a method that returns `self`, as `limit()` does) sets
+    `self.attr`: assigns it `True` or a value it makes (`_offset_or_limit_clause(limit)`,
+    not a constant, an empty literal or a choice that may be one), or adds to it (`+=
+    (criterion,)`). The object the user goes on with then carries it."""
+    args = method.args.posonlyargs + method.args.args
+    if (
+        not args
+        or args[0].arg != "self"
+        or any(
+            isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
+            for d in method.decorator_list
+        )
+    ):
+        return False  # a factory's local named `self` is another object
+    nodes = list(walk(method))
+    if not any(
+        isinstance(n, ast.Return) and n.value is not None and is_name(n.value, "self")
+        for n in nodes
+    ):
+        return False
+    for _node, value in own_assignments(method, attr):
+        if isinstance(value, ast.Constant) and value.value is True:
+            return True
+        if not isinstance(value, ast.Constant | ast.IfExp | ast.BoolOp) and not _unset(value):
+            return True  # what it was given, or made of it (`immutabledict(values)`)
+    return any(
+        isinstance(n, ast.AugAssign) and is_own(n.target) and n.target.attr == attr for n in nodes
+    )
+
+
+# the values an attribute starts with that a set test finds unset
+_UNSET = (None, False, (), "", 0)
+
+
+def _family(facts: Facts, owner: str) -> list[ast.ClassDef]:
+    """The class and the bases of it the site's file defines, the class first (a few
+    classes up)."""
+    found = class_in_file(facts, owner)
+    family = [found] if found is not None else []
+    for cls in family:
+        if len(family) >= _MAX_FAMILY:
+            break
+        for base in cls.bases:
+            name = base_name(base)
+            up = class_in_file(facts, name) if name is not None and name != cls.name else None
+            if up is not None and all(up is not c for c in family):
+                family.append(up)
+    return family[:_MAX_FAMILY]
+
+
+_MAX_FAMILY = 6
+
+
+def _methods_of(cls: ast.ClassDef) -> Methods:
+    return {m.name: m for m in cls.body if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
+def _starts_unset(family: list[ast.ClassDef], methods: Methods, attr: str) -> bool:
+    """Whether the class (or the first of its bases to give it one) starts `attr` unset
+    (None, False, empty) in its body or its constructor, and the constructor gives it
+    nothing else."""
+    starts = None
+    for cls in family:
+        for statement in cls.body:
+            if isinstance(statement, ast.Assign | ast.AnnAssign):
+                targets = (
+                    statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+                )
+                if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
+                    starts = _unset(statement.value)
+        if starts is not None:
+            break
+    starts = bool(starts)
+    init = methods.get("__init__")
+    if init is not None:
+        for _node, value in own_assignments(init, attr):
+            if not _unset(value):
+                return False
+            starts = True
+    return starts
+
+
+def _unset(value: ast.expr | None) -> bool:
+    if isinstance(value, ast.Constant):
+        return value.value in _UNSET and not isinstance(value.value, float)
+    if isinstance(value, ast.Tuple | ast.List | ast.Dict):
+        return not getattr(value, "elts", None) and not getattr(value, "keys", None)
+    return False
+
+
 def _calls(method: ast.AST, name: str) -> bool:
-    """Whether a method calls `X.name(...)` (on itself or on a copy it made)."""
+    """Whether a method calls `X.name(...)` (on itself or on a copy it made), or names
+    `name` in its decorators (`@_assertions(_no_statement_condition)`)."""
+    decorators = getattr(method, "decorator_list", [])
+    if any(isinstance(n, ast.Name) and n.id == name for d in decorators for n in walk(d)):
+        return True
     return any(
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)

@@ -13,7 +13,11 @@ Each shape turns a test of the path the other way, and each leaves the user no b
   callers `assert cmd is not None`);
 - a branch that returns at once what a warning gives up (vllm's `use_v2_model_runner`:
   HiSparse configured returns True before `if not HAS_TRITON: warn(...); return False`):
-  it forces what the warning fell back from, on the same host that lacks what it needs.
+  it forces what the warning fell back from, on the same host that lacks what it needs;
+- a branch that makes the same call and checks its result the same way (click's
+  `MultiCommand.invoke`: `if not self.chain:` resolves the command and `assert cmd is not
+  None`; chain mode, after it, resolves each command with the same call and asserts the
+  same): the check the site fails stands on the other branch too.
 Only what the function's own code (and, for a returned value, its callers in the same file)
 says decides: an unknown value is no evidence.
 """
@@ -34,7 +38,7 @@ from errdex.extract.shapes import is_none
 from errdex.facts import BRANCH_KINDS, ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
 
-__all__ = ["dead_end", "not_offered", "returns_refused", "warning_alone"]
+__all__ = ["dead_end", "not_offered", "repeats_check", "returns_refused", "warning_alone"]
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 # a test of `self.X` unset, as the text mostly writes it (`_unset`'s shapes)
@@ -354,6 +358,160 @@ def _warning_alone(condition: ConditionView, facts: Facts) -> int | None:
         return None
     after = outer.body[[id(s) for s in outer.body].index(id(guard)) + 1 :]
     return after[-1].lineno if after and _gives_up(after[-1]) else None
+
+
+def repeats_check(condition: ConditionView, facts: Facts) -> bool:
+    """Whether the branch the way out of `condition` takes checks the same value, made the
+    same way, as the site does (`_repeats_check`): its other branch fails as well."""
+    if condition.kind not in BRANCH_KINDS:
+        return False
+
+    def made() -> bool:
+        found = _guard_of(condition, facts)
+        return found is not None and _repeats_check(found[0], found[1], condition, facts)
+
+    return facts.once(f"repeats_check:{condition.line}:{condition.holds}", made)
+
+
+def _repeats_check(
+    function: ast.FunctionDef, guard: ast.If, condition: ConditionView, facts: Facts
+) -> bool:
+    """The branch the way out takes (for an `if` without `else` whose body exits, what
+    follows the `if`) holds the site's own check, the same test, on values assigned there
+    by the same statements as in the site's branch (`cmd_name, cmd, args =
+    self.resolve_command(ctx, args)`, then `assert cmd is not None`): the same input fails
+    it there. The copy counts only where the branch surely reaches it: in its own block or
+    a `with`, loop or `try` body in it, not under another `if`; a test reading what the
+    guard tests is changed by the way out, and is no copy."""
+    skipped = guard.body if condition.holds else guard.orelse
+    taken = _taken(guard, condition)
+    if not taken and _exits(skipped):
+        taken = _after_in_block(function, guard)
+    check = _site_check(skipped, facts.stored.site.line)
+    if check is None or not taken:
+        return False
+    read = {n.id for n in walk(check.test) if isinstance(n, ast.Name)}
+    if not read or read & {n.id for n in walk(guard.test) if isinstance(n, ast.Name)}:
+        return False
+    shape = _refused_test(check)
+    twin = next((s for s in _reached(taken) if _is_check(s) and _refused_test(s) == shape), None)
+    if twin is None:
+        return False
+    before = [s for s in _statements(skipped) if s.lineno < check.lineno]
+    again = [s for s in _statements(taken) if s.lineno < twin.lineno]
+    # each name the check reads, and each the statements making them read in turn
+    # (`grid = item.data` is the same line in both branches, `item = data.get(KEY)` not)
+    pending, seen = list(read), set(read)
+    while pending:
+        name = pending.pop()
+        made = [s for s in before if name in _own_stores(s)]
+        remade = [s for s in again if name in _own_stores(s)]
+        if bool(made) != bool(remade):
+            return False  # a value the one branch makes and the other does not
+        if made and ast.dump(made[-1]) != ast.dump(remade[-1]):
+            return False
+        for node in walk(made[-1]) if made else ():
+            if isinstance(node, ast.Name) and node.id not in seen:
+                seen.add(node.id)
+                pending.append(node.id)
+    return True
+
+
+def _site_check(block: list[ast.stmt], line: int) -> ast.Assert | ast.If | None:
+    """The innermost `assert` holding `line`, or `if` whose body raises at it, in `block`."""
+    found: list[ast.Assert | ast.If] = []
+    for statement in _statements(block):
+        if (isinstance(statement, ast.Assert) and _holds_line(statement, line)) or (
+            isinstance(statement, ast.If)
+            and _is_check(statement)
+            and _holds_line(statement.body[0], line)
+        ):
+            found.append(statement)
+    return max(found, key=lambda s: s.lineno) if found else None
+
+
+def _is_check(statement: ast.stmt) -> bool:
+    """An `assert`, or an `if` (no `else`) whose body opens with a `raise`."""
+    if isinstance(statement, ast.Assert):
+        return True
+    return (
+        isinstance(statement, ast.If)
+        and not statement.orelse
+        and bool(statement.body)
+        and isinstance(statement.body[0], ast.Raise)
+    )
+
+
+def _refused_test(check: ast.stmt) -> str:
+    """What a check refuses, as the dump of a test that holds when it fails: `not (T)` of
+    `assert T`, the `if`'s own test of a raise (message and exception aside: the same
+    input fails either)."""
+    if isinstance(check, ast.Assert):
+        return ast.dump(ast.UnaryOp(op=ast.Not(), operand=check.test))
+    return ast.dump(check.test) if isinstance(check, ast.If) else ""
+
+
+_PLAIN_BLOCKS = (ast.With, ast.AsyncWith, *_LOOPS, ast.Try)
+
+
+def _reached(block: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of `block` and of the `with`, loop and `try` bodies in it: those
+    the block runs without another test picking them (a loop's first turn)."""
+    for statement in block:
+        yield statement
+        if isinstance(statement, _PLAIN_BLOCKS):
+            yield from _reached(statement.body)
+
+
+def _statements(block: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement in `block`, nested ones too (not those of a nested `def`)."""
+    for statement in block:
+        yield statement
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(statement, field, None)
+            if isinstance(inner, list):
+                yield from _statements(inner)
+        for handler in getattr(statement, "handlers", []):
+            yield from _statements(handler.body)
+
+
+def _own_stores(statement: ast.stmt) -> set[str]:
+    """The names a statement itself binds (its targets, a loop's, a `with`'s `as`)."""
+    targets: list[ast.expr] = []
+    if isinstance(statement, ast.Assign):
+        targets = statement.targets
+    elif isinstance(statement, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
+        targets = [statement.target]
+    elif isinstance(statement, ast.With | ast.AsyncWith):
+        targets = [i.optional_vars for i in statement.items if i.optional_vars is not None]
+    return {
+        n.id
+        for t in targets
+        for n in walk(t)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+
+
+def _exits(block: list[ast.stmt]) -> bool:
+    """The block ends in a `return` or `raise` (also as the last of a `with` body)."""
+    if not block:
+        return False
+    last = block[-1]
+    if isinstance(last, ast.With | ast.AsyncWith):
+        return _exits(last.body)
+    return isinstance(last, ast.Return | ast.Raise)
+
+
+def _after_in_block(function: ast.FunctionDef, guard: ast.If) -> list[ast.stmt]:
+    """The statements after `guard` in the block that holds it."""
+    for node in walk(function):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and any(s is guard for s in block):
+                return block[[id(s) for s in block].index(id(guard)) + 1 :]
+    return []
 
 
 def _after_exit(function: ast.FunctionDef, guard: ast.If) -> list[ast.stmt]:

@@ -35,11 +35,13 @@ from errdex.explain.single_use import single_use_solution
 
 def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[Solution]:
     """The ways out the user's own calls take, best first."""
+    order = state_order_solution(conditions, facts) or single_use_solution(conditions, facts)
     found = [
         given_together_solution(conditions, facts),
-        state_order_solution(conditions, facts) or single_use_solution(conditions, facts),
+        order,
         reentry_solution(conditions, facts),
-        made_with_solution(conditions, facts),
+        # a public method's call made before the state is set: `order` says it already
+        made_with_solution(conditions, facts) if order is None else None,
         first_call_solution(conditions, facts),
         paired_call_solution(conditions, facts),
         private_init_solution(facts),

@@ -19,6 +19,7 @@ from errdex.explain.failed_lookup import failed_lookup
 from errdex.explain.failing_branch import failing_sentence
 from errdex.explain.filled_flags import filled_sentence
 from errdex.explain.handed_callback import handed_sentence
+from errdex.explain.handed_invariants import invariant_sentence
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.inner_raises import inner_sentence
 from errdex.explain.input_nodes import assignment_targets, stored_roots
@@ -37,6 +38,7 @@ from errdex.explain.page import (
     WhenItHappens,
 )
 from errdex.explain.passthru import pass_through
+from errdex.explain.pinned_settings import pinned_sentence
 from errdex.explain.plain import caught_text, code
 from errdex.explain.ran_out import ran_out_sentences
 from errdex.explain.reasons_list import reasons_solved
@@ -47,6 +49,7 @@ from errdex.explain.reraise import PASSED_ON, PASSED_ON_BARE, is_reraise
 from errdex.explain.same_fallback import fallback_sentence
 from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
+from errdex.explain.tried_again import tried_sentence
 from errdex.explain.tried_input import failing_calls, setting_input
 from errdex.explain.try_failure import no_way_out_of_try, try_failure_sentences
 from errdex.explain.twins import twin_sentences
@@ -204,6 +207,12 @@ def what_it_means(facts: Facts) -> str:
         for s, line in facts.tripped[:2]
     )
     sentences.extend(_tripping_sentences(facts))
+    pinned = pinned_sentence(facts)
+    if pinned is not None:
+        sentences.append(pinned)  # a setting the constructor requires to hold one value
+    invariant = invariant_sentence(facts)
+    if invariant is not None:
+        sentences.append(invariant)  # a setting tied to what the function is handed
     filled = filled_sentence(facts)
     if filled is not None:
         sentences.append(filled)  # a flag left out is filled with a default object
@@ -223,7 +232,16 @@ def what_it_means(facts: Facts) -> str:
     if taken is not None:
         sentences.append(taken)  # each guard, with the fallback its other branch returns
     said_failing = {(f.line, f.holds) for f in facts.failing} | {(w.line, w.holds) for w in waiting}
-    blocked = [c for c in held if no_way_out(c, facts) and (c.line, c.holds) not in said_failing]
+    tried, tried_lines = tried_sentence(facts, held)
+    if tried is not None:
+        sentences.append(tried)  # each guard, with the failed call its other branch runs
+    blocked = [
+        c
+        for c in held
+        if no_way_out(c, facts)
+        and (c.line, c.holds) not in said_failing
+        and c.line not in tried_lines
+    ]
     if blocked:
         lines = ", ".join(str(c.line) for c in blocked)
         sentences.append(

@@ -43,8 +43,9 @@ from errdex.explain.chain_branches import earlier_branch
 from errdex.explain.class_attributes import attribute_solution
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.class_hooks import annotation_solution, names_hook_argument
+from errdex.explain.class_settings import class_setting_solutions
 from errdex.explain.context import CONTEXT_KINDS, Facts
-from errdex.explain.dead_ends import dead_end
+from errdex.explain.dead_ends import dead_end, repeats_check
 from errdex.explain.declared_config import config_solution
 from errdex.explain.declared_rule import declared_rule_solution
 from errdex.explain.decorated import decorated_solution
@@ -72,6 +73,7 @@ from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_up_internal import without_internal_give_ups
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.handed_callback import handed_solution
+from errdex.explain.handed_invariants import handed_invariant
 from errdex.explain.hiding_flags import hides_only, input_solution, skips_work
 from errdex.explain.inferred_type import inferred_type_solution
 from errdex.explain.inner_raises import inner_solution
@@ -107,6 +109,7 @@ from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.part_switch import decides_one_part
 from errdex.explain.passed_args import passed_solutions
 from errdex.explain.passthru import pass_through
+from errdex.explain.pinned_settings import pinned_line
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.raw_fields import as_request_field, raw_field_solution
 from errdex.explain.reached_fix import with_reached_fix
@@ -133,6 +136,7 @@ from errdex.explain.stated_requirement import requirement_solution
 from errdex.explain.stated_setting import other_keys_set, stated_setting_solution
 from errdex.explain.std_streams import stream_solution
 from errdex.explain.sync_sibling import counterpart_class_solution, sync_sibling_solution
+from errdex.explain.tried_again import runs_tried_call
 from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.try_failure import no_way_out_of_try
 from errdex.explain.twins import without_twins
@@ -239,6 +243,10 @@ def no_way_out(condition: ConditionView, facts: Facts) -> bool:
         return True  # the other branch hands the input to a call that fails the same way
     if waits_instead(condition, facts):
         return True  # the other branch waits for the condition the raise reports
+    if runs_tried_call(condition, facts):
+        return True  # the other branch runs the failed call of the `try`, unhandled
+    if repeats_check(condition, facts):
+        return True  # the other branch makes the same call and checks its result again
     # a re-raise's `if` whose other path shows the same error and exits
     return reraise_gate(condition, facts)
 
@@ -356,11 +364,16 @@ def _solutions(facts: Facts) -> list[Solution]:
         if raw is not None:  # the field the message names, in the raw data: not the
             found.add(raw, 0)  # validator's argument that holds it
         elif validated(facts) is None:  # a validator's argument is no value a user passes
+            # a type's method its validator hands the value's parts on to: the data and the
+            # type declared, not the method's argument
+            settings = class_setting_solutions(facts, open_conditions)
+            for tier, setting in enumerate(settings):
+                found.add(setting, min(tier, 1))
             # a visitor's argument is the object the user built: the call that builds it
-            visited = visited_object_solution(facts, open_conditions)
+            visited = None if settings else visited_object_solution(facts, open_conditions)
             if visited is not None:
                 found.add(visited, 1)
-            else:
+            elif not settings:
                 _add_input(found, open_conditions, facts)
     keyed_input = key_requirement(facts)
     if keyed_input is not None and not any(
@@ -556,6 +569,10 @@ def _solutions(facts: Facts) -> list[Solution]:
     # a setting that makes true a guard the page calls no way out: "What it means" says so
     facts.tripped = [(s, line) for s in kept if (line := setting_trips_guard(s, facts))]
     kept = [s for s in kept if all(s is not t for t, _ in facts.tripped)]
+    # a setting the constructor requires to hold one value: any change fails there
+    kept = [s for s in kept if pinned_line(s, facts) is None]
+    # an assertion tying a setting to what the function is handed: the code's own invariant
+    kept = [s for s in kept if not handed_invariant(s, facts)]
     # a way out of a warning that only takes the fallback it announces: said there
     # (a setting the message itself names stays: its own word on how to quiet it)
     fallen = [s for s in kept if takes_fallback(s.condition, facts)]

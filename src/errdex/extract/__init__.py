@@ -62,7 +62,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "115-handed-targets"
+EXTRACTOR_VERSION = "116-kept-dict-keys"
 
 __all__ = [
     "EXTRACTOR_VERSION",

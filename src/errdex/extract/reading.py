@@ -31,7 +31,13 @@ from errdex.extract.block_flow import (
 from errdex.extract.init_attrs import assignment_counts
 from errdex.extract.param_defaults import default_nodes, parameter_defaults, rebound_names
 from errdex.extract.setters import ClassSetters, init_params, param_names
-from errdex.extract.shapes import OWN_OBJECT, copied_chain, own_attributes_set
+from errdex.extract.shapes import (
+    OWN_OBJECT,
+    copied_chain,
+    copied_key,
+    held_dict,
+    own_attributes_set,
+)
 from errdex.extract.source_text import source_lines
 from errdex.facts import Binding, Condition
 from errdex.lazy_re import lazy_compile
@@ -455,11 +461,21 @@ class _FileReader:
         if whole is None or counts is None:
             return {}
         out: dict[str, str] = {}
+        dicts: dict[str, str] | None = None
         for stmt in whole.body:
             for attr, value in own_attributes_set(stmt):
                 if counts.get(attr) == 1:
                     # as it is, or behind a default for its object's absence
                     dotted = copied_chain(value)
+                    if dotted is None:
+                        # one key of a dict a chain holds, or a local at the top holds
+                        # (`extra = copy(cfg.extra or {})`; `self.x = extra.pop("x", True)`)
+                        if dicts is None:
+                            dicts = _held_dicts(whole)
+                        dotted = copied_key(value, dicts)
+                        root = dotted.partition(".")[0] if dotted is not None else None
+                        if root is not None and root not in dicts[""].split():
+                            dotted = None
                     if dotted is not None:
                         out[attr] = dotted
         return out
@@ -647,3 +663,42 @@ def _is_blanked(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         and isinstance(body[0].value, ast.Constant)
         and body[0].value.value is Ellipsis
     )
+
+
+def _held_dicts(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+    """The locals a constructor binds once, at its top, to a dict an attribute chain holds
+    (`held_dict`) → that chain, where the chain's root is `self` or a parameter the
+    constructor never rebinds and nothing assigns a key of the local; under "" the roots a
+    kept key may start at (the parameters and `self`, as one string joined by spaces)."""
+    args = init.args
+    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    stored: dict[str, int] = {}
+    keyed: set[str] = set()
+    for node in ast.walk(init):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            stored[node.id] = stored.get(node.id, 0) + 1
+        elif (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.ctx, ast.Store | ast.Del)
+            and isinstance(node.value, ast.Name)
+        ):
+            keyed.add(node.value.id)
+    roots = {p for p in params if p not in stored} | set(OWN_OBJECT)
+    out: dict[str, str] = {"": " ".join(sorted(roots))}
+    for stmt in init.body:
+        if not (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+        ):
+            continue
+        name = stmt.targets[0].id
+        chain = held_dict(stmt.value)
+        if (
+            chain is not None
+            and stored.get(name) == 1
+            and name not in keyed
+            and chain.partition(".")[0] in roots
+        ):
+            out[name] = chain
+    return out

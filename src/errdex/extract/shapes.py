@@ -191,6 +191,84 @@ def copied_chain(value: ast.expr) -> str | None:
     return chain if chain is not None and "." in chain else None
 
 
+# Calls that give back the dict they are handed, or a copy of it: its keys are the same.
+_DICT_COPIES = frozenset({"copy", "deepcopy", "dict"})
+# Calls around a key's value that keep a value of the compared type (`bool(d.pop("k", False))`)
+_KEPT_CONVERSIONS = frozenset({"str", "int", "float", "bool"})
+
+
+def held_dict(value: ast.expr) -> str | None:
+    """The attribute chain whose dict `value` holds as it is, a copy of it or behind an
+    empty fallback: `cfg.extra`, `copy(cfg.extra or {})`, `dict(cfg.extra)`,
+    `copy.deepcopy(cfg.extra) or {}`. None for anything else."""
+    for _ in range(4):
+        if isinstance(value, ast.BoolOp):
+            empty = value.values[-1] if len(value.values) == 2 else None
+            if not isinstance(value.op, ast.Or) or not (
+                (isinstance(empty, ast.Dict) and not empty.keys)
+                or (isinstance(empty, ast.Call) and _called(empty) == "dict" and not empty.args)
+            ):
+                return None
+            value = value.values[0]
+        elif isinstance(value, ast.Call):
+            if _called(value) not in _DICT_COPIES or len(value.args) != 1 or value.keywords:
+                return None
+            value = value.args[0]
+        else:
+            break
+    if not isinstance(value, ast.Attribute):
+        return None
+    chain = dotted_name(value)
+    return chain if chain is not None and "." in chain else None
+
+
+def _called(call: ast.Call) -> str | None:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    return func.attr if isinstance(func, ast.Attribute) else None
+
+
+def copied_key(value: ast.expr, dicts: Mapping[str, str]) -> str | None:
+    """One key read of a dict (`d.get("k", default)`, `d.pop("k")`, `d["k"]`, up to a
+    conversion that keeps the type), written with the dict's chain in place of a local
+    that holds it (`dicts`: local → chain) or as it is: `cfg.extra.pop('k', True)`. None
+    for anything else, and for a default that is not a literal."""
+    while (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in _KEPT_CONVERSIONS
+        and len(value.args) == 1
+        and not value.keywords
+    ):
+        value = value.args[0]
+    if isinstance(value, ast.Subscript):
+        holder, key, rest = value.value, value.slice, ""
+    elif (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in ("get", "pop")
+        and 1 <= len(value.args) <= 2
+        and not value.keywords
+    ):
+        holder, key = value.func.value, value.args[0]
+        if len(value.args) == 2 and not isinstance(value.args[1], ast.Constant):
+            return None  # what leaving the key out gives is worked out elsewhere
+        rest = ", " + ast.unparse(value.args[1]) if len(value.args) == 2 else ""
+    else:
+        return None
+    if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+        return None
+    if not key.value.isidentifier():
+        return None
+    chain = dicts.get(holder.id) if isinstance(holder, ast.Name) else held_dict(holder)
+    if chain is None:
+        return None
+    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute):
+        return f"{chain}[{key.value!r}]"
+    return f"{chain}.{value.func.attr}({key.value!r}{rest})"
+
+
 def tested_absent(test: ast.expr) -> ast.expr | None:
     """What `not X` or `X is None` tests is missing: X; None for any other test."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):

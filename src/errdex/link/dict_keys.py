@@ -23,18 +23,19 @@ _KEEPING_METHODS = frozenset({"lower", "strip", "upper"})
 
 
 class DictRead(NamedTuple):
-    """`receiver.get("key", default)` or `receiver["key"]`."""
+    """`receiver.get("key", default)`, `receiver.pop("key", default)` or `receiver["key"]`."""
 
     receiver: str  # the dict as the code names it: `extra`, `load_config.extra_config`
     key: str
-    # `.get`'s default as written (`'cpu'`, `None` when it gives none); None for `d["k"]`
+    # `.get`'s (or `.pop`'s) default as written (`'cpu'`, `None` when it gives none);
+    # None for `d["k"]`
     default: str | None
 
 
 @functools.lru_cache(maxsize=1 << 14)
 def dict_read(text: str) -> DictRead | None:
     """The key a local's value reads of a dict, when that is all it does; None otherwise."""
-    if ".get(" not in text and '["' not in text and "['" not in text:
+    if ".get(" not in text and ".pop(" not in text and '["' not in text and "['" not in text:
         return None  # most values: no key read at all, nothing to parse
     node = parse_expression(text)
     return _read(node) if node is not None else None
@@ -56,7 +57,7 @@ def _read(node: ast.expr) -> DictRead | None:
     if not (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "get"
+        and node.func.attr in ("get", "pop")  # `pop` gives the key's value as `get` does
         and not node.keywords
         and 1 <= len(node.args) <= 2
     ):

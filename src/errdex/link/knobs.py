@@ -449,6 +449,9 @@ class KnobIndex:
         if value is None or value == dotted:
             return []
         via = f"`{dotted}` is `{value}` (set in `{class_name}.__init__`)"
+        read = dict_read(value)
+        if read is not None:
+            return self._init_key(read, dotted, value, via, facts, class_name)
         held = self._annotated_root(value, facts, class_name)
         if held is None:
             return []  # the constructor's parameter is another kind of configuration
@@ -473,6 +476,30 @@ class KnobIndex:
                 continue
             out.extend(msgspec.structs.replace(k, behind=dotted, via=via) for k in keyed or [knob])
         return out
+
+    def _init_key(
+        self,
+        read: DictRead,
+        dotted: str,
+        value: str,
+        via: str,
+        facts: FileFacts,
+        class_name: str | None,
+    ) -> list[KnobLink]:
+        """The JSON-valued flag with its key behind `self.X` that the constructor set to
+        one key read of the flag's free dict (`self.fallback = extra.pop("fallback", True)`,
+        `extra` a copy of `load_config.model_loader_extra_config`: `SourceRead.init_values`
+        writes the dict's chain in place of the local)."""
+        held = self._annotated_root(read.receiver, facts, class_name)
+        if held is None:
+            return []  # a parameter annotated as another kind of configuration
+        binding = Binding(name=dotted, value=value, line=0)
+        return [
+            msgspec.structs.replace(k, via=f"{via}; {k.via}" if k.via else via)
+            for k in self._dict_key(
+                read._replace(receiver=held), binding, dotted, facts, class_name, {}, 0, named=False
+            )
+        ]
 
     def assigned_size(self, dotted: str, facts: FileFacts, class_name: str) -> tuple[KnobLink, ...]:
         """The size flag behind `self.X` (`dotted`, read in a method of `class_name`) that
