@@ -75,6 +75,47 @@ FILES = {
                 return data
 
 
+        def check_salt(salt: object) -> None:
+            if salt is not None and not isinstance(salt, str):
+                raise ValueError("salt must be a string.")
+
+
+        class SaltedRequest(BaseModel):
+            salt: str | None = None
+
+            @model_validator(mode="before")
+            @classmethod
+            def check_salt_given(cls, data):
+                if isinstance(data, dict):
+                    check_salt(data.get("salt"))
+                return data
+
+
+        class ToolsRequest(BaseModel):
+            tools: list | None = None
+            tool_choice: dict | str = "auto"
+
+            @model_validator(mode="before")
+            @classmethod
+            def check_tools(cls, data):
+                if not isinstance(data, dict):
+                    return data
+                tools = data.get("tools")
+                tool_choice = data.get("tool_choice", "auto")
+                has_tools = tools is not None and len(tools) > 0
+                named = isinstance(tool_choice, dict)
+                if not has_tools:
+                    if tool_choice == "required":
+                        raise ValueError("required needs tools.")
+                    elif named:
+                        raise ValueError("Tool choice not found in tools.")
+                elif named and tools is not None:
+                    tool_name = tool_choice.get("name")
+                    if not tool_name:
+                        raise ValueError("Tool choice not found in tools.")
+                return data
+
+
         class Thinking(BaseModel):
             budget_tokens: int
 
@@ -150,3 +191,35 @@ def test_a_request_field_the_input_rules_name_is_the_requests(bodies: Store) -> 
     )
     # the validator's argument names nothing a user writes
     assert not any("of the argument `data`" in s for s in said)
+
+
+def test_a_helper_a_before_validator_hands_a_field_is_given_the_field(bodies: Store) -> None:
+    said = solutions(bodies, "check_salt", "salt must be")
+    assert said[0].startswith(
+        "Make the field `salt` of the request you send (its JSON body, such as a "
+        "`SaltedRequest`) a string, as the message says"
+    )
+    assert said[1] == (
+        "Pass `null` for the field `salt` of the request you send (its JSON body, such as a "
+        "`SaltedRequest`). The validator the framework runs on that body "
+        "(`SaltedRequest.check_salt_given`) hands the field to `check_salt`: the check is of "
+        "your data, not of a call in your code."
+    )
+    assert not any("the argument `salt`" in s for s in said)
+
+
+def test_a_field_whose_other_value_meets_the_same_error_earlier_is_no_way_out(
+    bodies: Store,
+) -> None:
+    (site,) = [
+        s
+        for s in bodies.list_sites("bodies")
+        if s.site.function == "ToolsRequest.check_tools"
+        and s.site.line
+        == max(
+            o.site.line for o in bodies.list_sites("bodies") if o.site.function == s.site.function
+        )
+    ]
+    said = [s.text for s in build_page(bodies, site.id).solutions]
+    # no tools with a named choice meets the same error in the branch without tools
+    assert not any("`tools`" in s for s in said)

@@ -28,8 +28,9 @@ from collections.abc import Callable
 
 import msgspec
 
-from errdex.explain.context import Facts, decorators_above, function_span
-from errdex.explain.entry_input import CHECKS
+from errdex.explain.call_binding import given_argument, positional_index
+from errdex.explain.context import Facts, decorators_above, function_at, function_span
+from errdex.explain.entry_input import CHECKS, calls_at
 from errdex.explain.input_nodes import field_key
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -146,17 +147,93 @@ def as_request_field(solution: Solution, facts: Facts) -> Solution:
     if field is None:
         return solution  # the data as a whole (its type), not one of its fields
     body = f"the request you send (its JSON body, a {code(owner)})"
-    text = solution.text.replace(argument, body)
-    if text.startswith("Pass None for "):
-        text = "Pass `null` for " + text.removeprefix("Pass None for ")
-    # the body's own words: a key, JSON's strings and objects
-    text = _LEFT_OUT_KEY.sub(r"Leave the field `\1` out of ", text)
-    text = _PYTHON_STRING.sub(r'`"\1"`', text).replace("an instance of `dict`", "a JSON object")
+    text = _json_words(solution.text.replace(argument, body))
     text = (
         f"{text} {code(site.function)} is a validator the framework runs on that body: the "
         "check is of your data, not of a call in your code."
     )
     return msgspec.structs.replace(solution, text=text, change=None, fix=None)
+
+
+def _json_words(text: str) -> str:
+    """A way out said of a request body in the body's own words: None as `null`, a key,
+    JSON's strings and objects."""
+    if text.startswith("Pass None for "):
+        text = "Pass `null` for " + text.removeprefix("Pass None for ")
+    text = _LEFT_OUT_KEY.sub(r"Leave the field `\1` out of ", text)
+    return _PYTHON_STRING.sub(r'`"\1"`', text).replace("an instance of `dict`", "a JSON object")
+
+
+def as_handed_request_field(solution: Solution, facts: Facts) -> Solution:
+    """`solution` said of the request body where it names an argument of the site's
+    function that every caller found hands it from one key of the data a `mode="before"`
+    validator of a request class gets (`validate_cache_salt(data.get("cache_salt"))`): "Pass
+    None for the argument `cache_salt` of `validate_cache_salt`" becomes "Pass `null` for
+    the field `cache_salt` of the request you send ...". No user calls the helper; the field
+    is what they write."""
+    if solution.kind != "input":
+        return solution
+    site = facts.stored.site
+    argument = re.search(
+        rf"the argument `(\w+)` of {re.escape(code(site.function))}", solution.text
+    )
+    if argument is None:
+        return solution
+    handed = _handed_field(facts, argument[1])
+    if handed is None:
+        return solution
+    key, validators = handed
+    owners = [code(v.rpartition(".")[0]) for v in validators]
+    listed = owners[0] if len(owners) == 1 else f"{', '.join(owners[:-1])} or {owners[-1]}"
+    body = f"the field {code(key)} of the request you send (its JSON body, such as a {listed})"
+    text = _json_words(solution.text.replace(argument[0], body))
+    text = (
+        f"{text} The validator the framework runs on that body ({code(validators[0])}) "
+        f"hands the field to {code(site.function)}: the check is of your data, not of a "
+        "call in your code."
+    )
+    return msgspec.structs.replace(solution, text=text, change=None, fix=None)
+
+
+def _handed_field(facts: Facts, param: str) -> tuple[str, list[str]] | None:
+    """(the key, the validators) where each direct caller of the site's function found is
+    a `mode="before"` validator of a request class (`...Request`) giving `param` one key of
+    its data, the same key; else None. Read once a page for each argument."""
+    return facts.once(f"raw_fields.handed.{param}", lambda: _read_handed(facts, param))
+
+
+def _read_handed(facts: Facts, param: str) -> tuple[str, list[str]] | None:
+    site = facts.stored.site
+    callee = f"{facts.stored.module}.{site.function}"
+    callers = [c for c in facts.callers if c.depth == 1 and c.calls == callee]
+    function = facts.site_function()
+    if not callers or function is None or facts.file_text is None:
+        return None
+    position = positional_index(function, param)
+    if not all(c.function.rpartition(".")[0].endswith("Request") for c in callers):
+        return None  # a caller of the program's own: not only the request's data
+    keys: set[str] = set()
+    for caller in callers:
+        name = caller.function.rpartition(".")[2]
+        text = facts.file_text(caller.file)
+        if text is None:
+            continue  # a file the index keeps no text of: the callers read decide
+        span = function_span(text, name, caller.line)
+        if span is None or _mode(decorators_above(text, span[0] + 1)) != "before":
+            return None
+        found = function_at(text, name, caller.line)
+        given = [a.arg for a in found.args.args if a.arg not in ("self", "cls")] if found else []
+        if found is None or not given:
+            return None
+        calls = calls_at(found, caller.line, callee)
+        values = [given_argument(call, param, position) for call in calls]
+        read = {_key_of(v, given[0]) if v is not None else None for v in values}
+        if not values or None in read:
+            return None
+        keys |= {k for k in read if k is not None}
+    if len(keys) != 1:
+        return None
+    return keys.pop(), [c.function for c in callers]
 
 
 def _mode(decorators: list[ast.expr]) -> str | None:

@@ -20,11 +20,14 @@ other names than the failing check reads) counts: one of unknown outcome is no e
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import copy
+from collections.abc import Callable, Iterator
 
 from errdex.ast_walk import walk
 from errdex.explain.call_binding import given_argument
 from errdex.explain.context import Facts, class_in_file, function_at, top_block_at
+from errdex.explain.expanded import deep_expanded, expanded
+from errdex.explain.input_nodes import field_key
 from errdex.explain.input_words import Instead
 from errdex.explain.outline import holding
 from errdex.explain.page import ConditionView, Solution
@@ -698,32 +701,109 @@ def _tripped_guards(
 ) -> Iterator[tuple[int, bool]]:
     """Each check of the path (a guard whose other branch raises) that reads the name the
     part reads, with whether making the part false surely fails it (else the change leaves
-    it undecided; bounds that only order the name are left out of those)."""
-    changed = flipped_value(part)
+    it undecided; bounds that only order the name are left out of those). A key of a
+    mapping (`data.get("tools") is not None`) is such a name too, and so is a local made
+    from the name (`has_tools = tools is not None and ...`), read as what it was assigned."""
+    keyed = _keyed_names(part)
+    changed = flipped_value(keyed)
     if changed is None:
         return
     name, value = changed
+    read = _reader(keyed is not part)
     known = KnownValues({name: value})
     for other in facts.conditions:
-        node = parse_expression(other.text) if other is not condition else None
+        node = read(other.text) if other is not condition else None
         if node is not None:
             known.learn(node, True)
-    held = parse_expression(condition.text)
+    held = read(condition.text)
     if isinstance(held, ast.BoolOp) and isinstance(held.op, ast.And):
         for other_part in held.values:
             known.learn(other_part, True)  # those the way out leaves as the path holds them
     for guard in facts.conditions:
-        node = parse_expression(guard.text)
-        if guard is condition or node is None or name not in dotted_names(node):
+        node = read(guard.text) if guard is not condition else None
+        if node is None:
             continue
-        if not _raises_other_way(guard, facts):
+        if name not in dotted_names(node):
+            wide = (
+                expanded(guard, facts).text if keyed is part else deep_expanded(guard.text, facts)
+            )
+            node = read(wide)
+            if node is None or name not in dotted_names(node):
+                continue
+        raises = _raises_other_way(guard, facts)
+        if not raises and not _same_error_beyond(guard, known, read, facts):
             continue
         known.truth.pop(_key(node), None)
         truth = known.truth_of(node)
         if truth is False:
             yield guard.line, True
-        elif truth is None and not _only_ordered(node, name):
+        elif truth is None and raises and not _only_ordered(node, name):
+            # (a branch that meets the same error only under the path's other tests
+            # counts where the change surely takes it)
             yield guard.line, False
+
+
+def _reader(keyed: bool) -> Callable[[str], ast.expr | None]:
+    """How a test's text is read: with each key of a mapping as one name, where the part
+    changed is such a key."""
+    if not keyed:
+        return parse_expression
+
+    def read(text: str) -> ast.expr | None:
+        node = parse_expression(text)
+        return None if node is None else _keyed_names(node)
+
+    return read
+
+
+class _KeyedAsName(ast.NodeTransformer):
+    """`data.get("tools")`, `data["tools"]` → one name, `data["tools"]`, that the path's
+    values are known by."""
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        return self._key(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
+        return self._key(node)
+
+    def _key(self, node: ast.Call | ast.Subscript) -> ast.expr:
+        found = field_key(node)
+        holder = dotted_name(found[0]) if found is not None else None
+        if found is None or holder is None or (isinstance(node, ast.Call) and len(node.args) > 1):
+            return self.generic_visit(node)  # type: ignore[return-value]
+        return ast.Name(id=f"{holder}[{found[1]!r}]", ctx=ast.Load())
+
+
+def _keyed_names(node: ast.expr) -> ast.expr:
+    """`node` with each key of a mapping it reads as one name (a copy), or `node` itself
+    when it reads none."""
+    if not any(
+        field_key(n) is not None for n in walk(node) if isinstance(n, ast.Call | ast.Subscript)
+    ):
+        return node
+    replaced: ast.expr = _KeyedAsName().visit(copy.deepcopy(node))
+    return replaced
+
+
+def _same_error_beyond(
+    guard: ConditionView,
+    known: KnownValues,
+    read: Callable[[str], ast.expr | None],
+    facts: Facts,
+) -> bool:
+    """Whether the branch of `guard` the path does not take raises the site's own error
+    elsewhere in the function under what the path holds already: another raise of the same
+    message whose path holds the opposite of `guard`, and no test of it that the path's own
+    tests (and the way out) make false (`if not has_tools: ... elif named: raise E`, with
+    `named` held on the way to this raise of E)."""
+    opposite = (guard.line, guard.test, not guard.holds)
+    for path in facts.same_error_paths:
+        if opposite not in path:
+            continue
+        tests = [(read(t), holds) for line, t, holds in path if (line, t) != opposite[:2]]
+        if all(node is None or known.truth_of(node) in (None, holds) for node, holds in tests):
+            return True
+    return False
 
 
 def _only_ordered(node: ast.expr, name: str) -> bool:

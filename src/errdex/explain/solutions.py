@@ -111,7 +111,11 @@ from errdex.explain.passed_args import passed_solutions
 from errdex.explain.passthru import pass_through
 from errdex.explain.pinned_settings import pinned_line
 from errdex.explain.plain import code, plain_condition
-from errdex.explain.raw_fields import as_request_field, raw_field_solution
+from errdex.explain.raw_fields import (
+    as_handed_request_field,
+    as_request_field,
+    raw_field_solution,
+)
 from errdex.explain.reached_fix import with_reached_fix
 from errdex.explain.reasons_list import REASON_NAMED, tests_reasons_list
 from errdex.explain.record_keyword import record_keyword_solution
@@ -550,7 +554,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     # the authors' way to keep what the user asked for before giving it up
     ranked = advice_before_drops(ranked, spoken)
     # a before-validator's data is the request body: its keys are the request's fields
-    ranked = [as_request_field(s, facts) for s in ranked]
+    ranked = [as_handed_request_field(as_request_field(s, facts), facts) for s in ranked]
     for solution in replacement_first(ranked, facts):
         # a comment warns against what the setting does when on (disabling, skipping,
         # enabling): a way out that leaves it off does not do that
