@@ -334,6 +334,47 @@ MISSING = {
 
         def _search(root, name):
             return None
+
+
+        class Tree:
+            def get(self, name):
+                return None
+
+            def __getitem__(self, name):
+                node = self.get(name)
+                if node is None:
+                    raise KeyError(f"No node with name {name!r}")
+                return node
+
+
+        _PARSERS = {}
+
+
+        def get_parser(name):
+            if name not in _PARSERS:
+                raise KeyError(f"Tool parser '{name}' not found.")
+            return _PARSERS[name]
+
+
+        def get_entry(index):
+            if index > 3:
+                raise KeyError(f"Number of patches {index} not found in the table")
+            return index
+
+
+        class Items(dict):
+            def get_items(self, modality):
+                if modality not in self:
+                    raise KeyError(f"Modality {modality!r} not found.")
+                return self[modality]
+
+
+        def _images(items: Items):
+            return items.get_items("image")
+
+
+        def _audios(items: Items):
+            return items.get_items("audio")
         """,
 }
 
@@ -366,6 +407,23 @@ def test_a_name_computed_from_an_argument_is_followed_to_it(missing: Store) -> N
         "Name a table that exists where the program looks for it: the message prints the one "
         "it was given (“TABLE_NAME”, from `table` of `reflect`)"
     )
+
+
+def test_a_builtin_lookup_miss_names_the_thing_its_message_names(missing: Store) -> None:
+    # `KeyError` names no thing: the message does ("No node with name ...")
+    page = page_in_function(missing, "store", "Tree.__getitem__")
+    assert page.solutions[0].text.startswith(
+        "Name a node that exists where the program looks for it: the message prints the one "
+        "it was given (“No node with name NAME”, from `name` of `Tree.__getitem__`)"
+    ), page.solutions
+    page = page_in_function(missing, "store", "get_parser")
+    assert page.solutions[0].text.startswith("Name a tool parser that exists where"), page
+    # a longer phrase describes a value, it names no thing
+    page = page_in_function(missing, "store", "get_entry")
+    assert not any("that exists" in s.text for s in page.solutions), page.solutions
+    # every call names the modality itself ("image", "audio"): the package's, not the user's
+    page = page_in_function(missing, "store", "Items.get_items")
+    assert not any("that exists" in s.text for s in page.solutions), page.solutions
 
 
 def test_a_file_not_found_is_a_path_where_it_exists(missing: Store) -> None:

@@ -12,7 +12,7 @@ from errdex.errors import NotFoundError
 from errdex.explain.advice import fill_values
 from errdex.explain.bookkeeping import own_check
 from errdex.explain.callee_advice import callee_messages
-from errdex.explain.caller_literals import caller_literals
+from errdex.explain.caller_literals import caller_literals, literal_calls
 from errdex.explain.caps import setting_caps
 from errdex.explain.checked_before import checked_by_callers
 from errdex.explain.class_hooks import class_hook
@@ -152,6 +152,8 @@ def _build_page(
     folder = chosen.file.rpartition("/")[0]
     facts.folder_paths = lambda: store.kept_paths(chosen.version_id, folder + "/" if folder else "")
     facts.version_paths = lambda: store.version_paths(chosen.version_id)
+    # (the facts are handed in, not closed over: a page's facts hold no cycle to collect)
+    facts.literal_calls = lambda held, name: literal_calls(store, chosen, held, name)
     facts.bindings = without_loop_rebound(facts)
     facts.outline_of = lambda: store.file_outline(chosen.version_id, chosen.file)
     facts.class_hook = class_hook(facts, lambda file: store.file_text(chosen.version_id, file))

@@ -47,12 +47,30 @@ def caller_literals(
         # a parameter a call may leave out takes its default there: not one value
         if name not in params or name in defaulted:
             continue
-        value = _one_literal(store, chosen, callers, dotted, (name, params.index(name)), parsed)
-        if value is None:
-            continue
+        values = _literals(store, chosen, callers, dotted, (name, params.index(name)), parsed)
+        if values is None or len(values) != 1:
+            continue  # one gives another value, something computed, or cannot be read
+        value = values.pop()
         shown = repr(value) if conversion == "!r" else str(value)
         found[f"{name}{conversion}"] = shown
     return found
+
+
+def literal_calls(store: Store, chosen: StoredSite, facts: Facts, name: str) -> bool:
+    """Whether every call the index holds of the site's function gives its parameter `name`
+    a literal (`get_items("image", ...)`, `get_items("audio", ...)`): the package names that
+    value itself, no user does. False with no call found or one not read."""
+    function = facts.site_function()
+    if function is None or _entry_point(chosen):
+        return False
+    params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    params = [p for p in params if p not in ("self", "cls")]
+    if name not in params:
+        return False
+    dotted = f"{chosen.module}.{chosen.site.function}"
+    callers = [c for c in facts.callers if c.depth == 1 and c.calls == dotted]
+    found = _literals(store, chosen, callers, dotted, (name, params.index(name)), {})
+    return bool(callers) and found is not None
 
 
 def _entry_point(chosen: StoredSite) -> bool:
@@ -73,16 +91,16 @@ def _defaulted(function: ast.FunctionDef) -> set[str]:
     }
 
 
-def _one_literal(
+def _literals(
     store: Store,
     chosen: StoredSite,
     callers: list[Caller],
     dotted: str,
     parameter: tuple[str, int],
     parsed: dict[tuple[str, str, int], ast.FunctionDef | None],
-) -> str | int | float | None:
-    """The literal every caller's call gives the parameter, or None when one gives another
-    value, something computed, or cannot be read."""
+) -> set[str | int | float] | None:
+    """The literals the callers' calls give the parameter, or None when one gives
+    something computed or cannot be read."""
     values: set[str | int | float] = set()
     for caller in callers:
         read = call_values(store, chosen, caller, dotted, parameter, frozenset(), parsed)
@@ -94,4 +112,4 @@ def _one_literal(
             if not isinstance(value.value, str | int | float):
                 return None
             values.add(value.value)
-    return values.pop() if len(values) == 1 else None
+    return values

@@ -272,6 +272,10 @@ class Facts:
     folder_paths: Callable[[], Sequence[str]] | None = field(default=None, repr=False)
     # the kept files of the whole version (needs the store)
     version_paths: Callable[[], Sequence[str]] | None = field(default=None, repr=False)
+    # (these facts, a parameter's name) → whether every call the index holds of the
+    # function gives it a literal: the package names that value itself (`explain/
+    # caller_literals.py`; needs the store, asked only by the rules that need it)
+    literal_calls: Callable[[Facts, str], bool] | None = field(default=None, repr=False)
     # what a rule worked out from these facts, by its own key, for the rules asking again
     # (the facts do not change while the page is built)
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

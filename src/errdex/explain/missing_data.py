@@ -8,6 +8,12 @@ not on disk. The conditions read what the lookup returned (`not view_def`), the 
 state by their own look; the class's name and the message tie it to the name given. The way
 out is a name that exists where the program looks, with the name as the message prints it
 (a lookup fills in the one from the user's paste).
+
+A builtin lookup miss (`KeyError`, `LookupError`) says the same when its message names the
+thing and prints what was asked for: "No layout with name {name!r}", "Tool parser '{name}'
+not found." (`layout = self.get(name)` then `if layout is None`): the thing is the message's
+word, the way out the same, unless every call of the function the index holds gives the
+printed parameter a literal: then the package names the thing, no user does.
 """
 
 from __future__ import annotations
@@ -29,6 +35,15 @@ _ENVIRONMENT = frozenset({"Module", "Package", "Distribution"})
 _WORD = re.compile(r"[A-Z][a-z]+")
 # A predicate whose name says the thing is not there.
 _ABSENCE = re.compile(r"(?i)missing|absent|not_?found|no_?such|empty|unknown")
+# The builtin errors of a lookup that missed, which name no thing themselves.
+_LOOKUP_MISSES = frozenset({"KeyError", "LookupError"})
+# A message naming the thing not found, then what was asked for: "No layout with name {...}",
+# "No tool named '{...}'", "Tool parser '{...}' not found." (one or two words: a longer
+# phrase is a description, "Number of patches ..."). `{` opens the printed value.
+_MISSED_THING = re.compile(
+    r"^(?:No (?P<a>[a-z]+(?: [a-z]+)?) (?:with (?:the )?name|named|called) ['\"`]?\{"
+    r"|(?P<b>[A-Z][a-z]+(?: [a-z]+)?) ['\"`]?\{[^{}]*\}['\"`]? not found(?:[.:]|$))"
+)
 
 
 def missing_data_solution(facts: Facts) -> Solution | None:
@@ -38,6 +53,8 @@ def missing_data_solution(facts: Facts) -> Solution | None:
     found = _NOT_FOUND.match(exception)
     thing = (found.group("a") or found.group("b")) if found else None
     if thing is None or thing in _ENVIRONMENT or site.message is None:
+        thing = _message_thing(exception, site.message.text if site.message else None)
+    if thing is None or site.message is None:
         return None
     if facts.held and _tests_a_kind(facts.held[-1].text):
         return None
@@ -53,6 +70,10 @@ def missing_data_solution(facts: Facts) -> Solution | None:
             printed.append(placeholder)
             given += [n for n in read if n not in given]
     if not given:
+        return None
+    if found is None and facts.literal_calls and all(facts.literal_calls(facts, n) for n in given):
+        # every call of the function names the thing itself: the package's name, not one
+        # a user gives (`get_items("image", ...)` in each model's processor)
         return None
     what = _words(thing)
     listed = ", ".join(code(n) for n in given)
@@ -71,6 +92,18 @@ def missing_data_solution(facts: Facts) -> Solution | None:
         condition=held[-1].text if held else None,
         kind="input",
     )
+
+
+def _message_thing(exception: str, message: str | None) -> str | None:
+    """What a builtin lookup miss says was not found, as its message names it
+    ("No layout with name {name!r}" → `Layout`), else None."""
+    if exception not in _LOOKUP_MISSES or message is None:
+        return None
+    found = _MISSED_THING.match(message)
+    if found is None:
+        return None
+    words = (found.group("a") or found.group("b")).split()
+    return "".join(w.capitalize() for w in words)  # as a class names it: `_words` reads it
 
 
 def _tests_a_kind(text: str) -> bool:
