@@ -199,3 +199,106 @@ def test_no_public_call_is_named_where_a_caller_gives_the_check_two_values(
     # the call the linker kept is only one of them
     page = page_with_message(form, "form", "{name} must be a list")
     assert not any("`form.plan`" in s.text for s in page.solutions)
+
+
+SPREAD = {
+    "bag/__init__.py": "from bag.api import Form, Sizes, Tags\n",
+    "bag/_fields.py": """
+        class Item:
+            def __init__(self, name, value):
+                if not isinstance(value, (str, int)):
+                    raise TypeError(f"Unsupported value: {value!r}")
+                self.value = value
+
+
+        def collect(data):
+            for name, value in data.items():
+                if isinstance(value, (tuple, list)):
+                    for item in value:
+                        yield Item(name=name, value=item)
+                else:
+                    yield Item(name=name, value=value)
+
+
+        def check_tag(tag):
+            if tag.startswith("-"):
+                raise ValueError("A tag cannot start with '-'")
+
+
+        def check_size(size):
+            if size < 0:
+                raise ValueError("A size cannot be negative")
+
+
+        def sizes(values):
+            for key, value in values.items():
+                if isinstance(value, list):
+                    for item in value:
+                        check_size(item)
+                else:
+                    print(value)
+
+
+        def tags(values):
+            for key, value in values.items():
+                if isinstance(value, list):
+                    for item in value:
+                        check_tag(item)
+                else:
+                    check_tag(key)
+        """,
+    "bag/api.py": """
+        from bag._fields import collect, sizes, tags
+
+
+        class Form:
+            def __init__(self, data=None):
+                self.items = list(collect(data or {}))
+
+
+        class Tags:
+            def __init__(self, values):
+                tags(values)
+
+
+        class Sizes:
+            def __init__(self, values):
+                sizes(values)
+
+
+        def close():
+            raise NotImplementedError("closing is not supported")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def bag(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("bag"), "bag", SPREAD)
+
+
+def test_a_value_of_the_users_mapping_or_each_of_its_items_names_the_mapping(bag: Store) -> None:
+    # `collect` hands each value of `data` to `Item`, and each item of it where it is a
+    # tuple or list: both are what the user wrote in `Form(data=...)`
+    page = page_with_message(bag, "bag", "Unsupported value")
+    assert page.solutions[0].text == (
+        "Make each value of the mapping `data` you pass to `bag.Form` (or each item of it, "
+        "where it is a `tuple` or `list`) a `str` or an `int`: each reaches `Item` as "
+        "`value`, which raises at line 5 for any other value (“Unsupported value: VALUE”)."
+    )
+
+
+def test_items_of_a_value_whose_other_branch_checks_another_value_are_not_said(
+    bag: Store,
+) -> None:
+    # `tags` checks the items of a list value but the key of any other: which the user
+    # wrote where is not one argument handed alike
+    page = page_with_message(bag, "bag", "A tag cannot start")
+    assert not any("`bag.Tags`" in s.text for s in page.solutions)
+
+
+def test_items_of_a_value_not_itself_checked_are_not_said(bag: Store) -> None:
+    # `sizes` checks the items of a list value and prints any other: "each value (or each
+    # item of it)" would say the value itself reaches the check
+    page = page_with_message(bag, "bag", "A size cannot be negative")
+    assert not any("`bag.Sizes`" in s.text for s in page.solutions)

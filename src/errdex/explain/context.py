@@ -59,6 +59,9 @@ class Entry(NamedTuple):
     # how the argument reaches the check: as it is (""), or as a "key", "value" or
     # "element" of it (`explain/entry_flow.py`)
     how: str = ""
+    # the containers (`tuple`, `list`) whose items reach the check alike, where the argument
+    # (or its part) is one of them (`for item in value` beside the value itself)
+    kinds: tuple[str, ...] = ()
 
     def named(self) -> str:
         """The calls as a page writes them: "`httpx.AsyncClient` or `httpx.Client`"."""

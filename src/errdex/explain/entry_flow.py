@@ -9,7 +9,10 @@ calls a page shows. Here every chain is followed (the callers a page shows, and 
 further up and wider the linker keeps for this walk, `CallerIndex.flow_callers`), level by
 level, as long as each caller hands the value on as it is, as an element of one of its
 own arguments (`for item in values`), as a key or a value of one (`for key, value in
-data.items()`), or as one with a literal default (`data or {}`); at the first level where
+data.items()`), or as one with a literal default (`data or {}`); a value handed on as it is
+and, where it is a list or tuple, item by item (`if isinstance(value, (tuple, list)): for
+item in value: f(item)`, else `f(value)`) is handed on as the value, its items alike (the
+page says both); at the first level where
 chains reach public calls, those calls are the entries when they all take it as one
 argument, handed one way (at most two named: the shortest paths). A value changed on the
 way (a call's result, an expression, a parse) stops its chain: the check then says
@@ -34,12 +37,15 @@ from errdex.explain.entry_input import (
 from errdex.explain.linked import gate_view
 from errdex.explain.page import Caller
 from errdex.extract.module import module_name
+from errdex.extract.shapes import isinstance_of
 from errdex.link.callers import FLOW_DEPTH
 from errdex.store.base import Store, StoredSite
 
 # How a caller hands the value on: as it is (""), or as a key, a value or an element of
 # one of its own arguments. Two of these in one chain (a key of an element) are not said.
 KEY, VALUE, ELEMENT = "key", "value", "element"
+# the containers a value may be spread over item by item, each item then checked alike
+_SEQUENCES = frozenset({"list", "tuple", "set", "frozenset"})
 _MAX_ENTRIES = 2  # public calls named for one value: past them, the page names the nearest two
 _CALLED_DUNDERS = frozenset({"__init__", "__post_init__", "__call__"})
 
@@ -66,29 +72,43 @@ def flow_entry(
             if (link.function, link.file, link.line, link.calls) not in shown
         ),
     ]
-    level = [(f"{chosen.module}.{chosen.site.function}", param, position, "")]
-    ends: dict[str, tuple[str, str]] = {}  # the public call → (its argument, how handed)
+    # (the function, its parameter, its position, how handed, the kinds spread item by item)
+    level: list[tuple[str, str, int, str, tuple[str, ...]]] = [
+        (f"{chosen.module}.{chosen.site.function}", param, position, "", ())
+    ]
+    ends: dict[str, tuple[str, str, tuple[str, ...]]] = {}  # public call → argument, how, kinds
     seen: set[tuple[str, str]] = set()
     for depth in range(1, FLOW_DEPTH + 1):
         following = []
-        for dotted, name, at, how in level:
+        for dotted, name, at, how, kinds in level:
             for caller in (c for c in callers if c.depth == depth and c.calls == dotted):
                 read = call_values(store, chosen, caller, dotted, (name, at), caught, parsed)
                 if read is None:
                     continue
                 handed = handed_on(read[0], read[1], read[2], caller.line)
+                spread: list[tuple[str, ...]] = []
+                if handed is None and len(read[2]) == 1:
+                    # an item of the value, where it is a list or tuple (see above)
+                    items = _spread_items(read[0], read[2][0], caller.line)
+                    if items is not None:
+                        handed = handed_on(read[0], read[1], [items[0]], caller.line)
+                        spread.append(items[1])
                 if handed is None:
                     continue  # a literal of the package's own, or a value it computed
                 if other_values(
                     read[0],
                     dotted,
                     (name, at),
-                    functools.partial(_handed_alike, read[0], read[1], handed),
+                    functools.partial(_handed_alike, read[0], read[1], handed, spread),
                 ):
                     return None  # it calls the function again with another value: which?
                 argument, hop = handed
                 if how and hop:
                     continue  # a key of an element: not said
+                spreads = {k for k in spread if k}
+                if spreads and (kinds or len(spreads) > 1 or () not in spread):
+                    continue  # spread twice, over two kinds, or the value itself not checked
+                here = next(iter(spreads)) if spreads else kinds
                 way = how or hop
                 last = caller.function.rpartition(".")[2]
                 if last.startswith("__") and last not in _CALLED_DUNDERS:
@@ -99,12 +119,13 @@ def flow_entry(
                     or caller_public_path(store, chosen, caller)
                 )
                 if public is not None:
-                    ends.setdefault(public, (argument, way))
+                    ends.setdefault(public, (argument, way, here))
                     continue
                 target = f"{module_name(caller.file)[0]}.{caller.function}"
                 if (target, argument) not in seen:
                     seen.add((target, argument))
-                    following.append((target, argument, positional_index(read[0], argument), way))
+                    at_next = positional_index(read[0], argument)
+                    following.append((target, argument, at_next, way, here))
         if ends:
             break
         level = following
@@ -114,14 +135,80 @@ def flow_entry(
         return None
     if len(set(ends.values())) > 1:
         return None  # public calls taking it as different arguments: which is the user's?
-    argument, how = next(iter(ends.values()))
-    return Entry(tuple(sorted(ends, key=_shorter)[:_MAX_ENTRIES]), argument, how)
+    argument, how, kinds = next(iter(ends.values()))
+    return Entry(tuple(sorted(ends, key=_shorter)[:_MAX_ENTRIES]), argument, how, kinds)
 
 
 def _handed_alike(
-    function: ast.FunctionDef, own: list[str], handed: tuple[str, str], value: ast.expr, line: int
+    function: ast.FunctionDef,
+    own: list[str],
+    handed: tuple[str, str],
+    spread: list[tuple[str, ...]],
+    value: ast.expr,
+    line: int,
 ) -> bool:
-    return handed_on(function, own, [value], line) == handed
+    """Whether another call's value is the one followed (`()` added to `spread`), or an
+    item of it where it is a list or tuple (its kinds added)."""
+    if handed_on(function, own, [value], line) == handed:
+        spread.append(())  # the value itself
+        return True
+    items = _spread_items(function, value, line)
+    if items is None:
+        return False
+    spread_name, kinds = items
+    if handed_on(function, own, [spread_name], line) != handed:
+        return False
+    spread.append(kinds)
+    return True
+
+
+def _spread_items(
+    function: ast.FunctionDef, value: ast.expr, line: int
+) -> tuple[ast.Name, tuple[str, ...]] | None:
+    """(the name, the kinds) when `value` is the target of `for item in name:` around `line`,
+    the one statement of the branch `if isinstance(name, (tuple, list)):`."""
+    if not isinstance(value, ast.Name):
+        return None
+    for node in walk(function):
+        if not (isinstance(node, ast.If) and len(node.body) == 1 and node.orelse):
+            continue
+        loop = node.body[0]
+        if not (
+            isinstance(loop, ast.For)
+            and isinstance(loop.target, ast.Name)
+            and loop.target.id == value.id
+            and isinstance(loop.iter, ast.Name)
+            and loop.body
+            and loop.lineno <= line <= (loop.body[-1].end_lineno or loop.lineno)
+        ):
+            continue
+        kinds = _isinstance_of(node.test, loop.iter.id)
+        if kinds is None or not set(kinds) <= _SEQUENCES:
+            return None
+        if not any(
+            isinstance(n, ast.Name) and n.id == loop.iter.id
+            for part in node.orelse
+            for n in walk(part)
+        ):
+            return None  # the value itself goes elsewhere: only its items are checked
+        if any(
+            isinstance(n, ast.Name) and n.id == value.id and not isinstance(n.ctx, ast.Load)
+            for part in loop.body
+            for n in walk(part)
+        ):
+            return None  # bound again in the loop
+        return ast.Name(id=loop.iter.id, ctx=ast.Load()), kinds
+    return None
+
+
+def _isinstance_of(test: ast.expr, name: str) -> tuple[str, ...] | None:
+    """The class names of `isinstance(name, (A, B))` (or of `isinstance(name, A)`)."""
+    classes = isinstance_of(test, name)
+    if classes is None:
+        return None
+    parts = classes.elts if isinstance(classes, ast.Tuple) else [classes]
+    names = tuple(p.id for p in parts if isinstance(p, ast.Name))
+    return names if len(names) == len(parts) else None
 
 
 def _shorter(path: str) -> tuple[int, int, str]:

@@ -21,7 +21,7 @@ from errdex.explain.entry_args import sole_entry
 from errdex.explain.entry_flow import flow_entry
 from errdex.explain.entry_input import CHECKS, catching, public_caller, roots, state_of
 from errdex.explain.page import ConditionView, Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import code, listed
 from errdex.extract.module import module_name
 from errdex.facts import ConditionKind, SiteKind
 from errdex.store.base import Store, StoredSite
@@ -61,8 +61,8 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
             )
         return Solution(
             text=(
-                f"Pass {code(entry.argument)} to {entry.named()} as {text}: it reaches "
-                f"{reach} for any other value{said}."
+                f"Pass {code(entry.argument)} to {entry.named()} as {text}{_items(entry)}: it "
+                f"reaches {reach} for any other value{said}."
             ),
             condition=check.text,
             kind="input",
@@ -74,10 +74,18 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
         change = f"Change {_part(entry)}: each reaches {code(callee)} as {code(read[0])}"
     else:
         change = (
-            f"Change the argument {code(entry.argument)} you pass to {entry.named()}: it "
-            f"reaches {code(callee)} as {code(read[0])}"
+            f"Change the argument {code(entry.argument)} you pass to {entry.named()}"
+            f"{_items(entry)}: it reaches {code(callee)} as {code(read[0])}"
         )
     return checked_change(change, on_it, check, said)
+
+
+def _items(entry: Entry) -> str:
+    """ " (or each item of it, where it is a `tuple` or `list`)": the containers whose
+    items the chain hands on one by one where the value is one of them (`entry_flow`)."""
+    if not entry.kinds:
+        return ""
+    return f" (or each item of it, where it is a {listed([code(k) for k in entry.kinds], 'or')})"
 
 
 def _part(entry: Entry) -> str:
@@ -85,8 +93,8 @@ def _part(entry: Entry) -> str:
     user's argument a loop hands on (`entry_flow`)."""
     given = f"{code(entry.argument)} you pass to {entry.named()}"
     if entry.how == "element":
-        return f"each item of {given}"
-    return f"each {entry.how} of the mapping {given}"
+        return f"each item of {given}{_items(entry)}"
+    return f"each {entry.how} of the mapping {given}{_items(entry)}"
 
 
 def checked_change(
