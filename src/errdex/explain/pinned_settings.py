@@ -52,10 +52,12 @@ def pinned_sentence(facts: Facts) -> str | None:
         return None
     knob, (behind, line, value) = next(iter(said.items()))
     owner = facts.stored.site.function.rpartition(".")[0]
+    # Only the part of the setting that moves the attribute is ruled out: a JSON-valued
+    # flag may have other keys that avoid the check, so the flag as a whole is not named.
     return (
-        f"Changing {code(knob)} is no way out: {code(owner + '.__init__')} requires "
-        f"{code(behind)}, which follows it, to be {code(value)} (line {line}), so any other "
-        "value fails there first."
+        f"Changing {code(behind)} through {code(knob)} is no way out: "
+        f"{code(owner + '.__init__')} requires it to be {code(value)} (line {line}), so any "
+        "other value of it fails there first."
     )
 
 
