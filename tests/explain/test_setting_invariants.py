@@ -23,6 +23,7 @@ KEPT = {
             "KEPT_SPEC_TOKENS": lambda: int(os.getenv("KEPT_SPEC_TOKENS", "1")),
             "KEPT_DRAFT_TOKENS": lambda: int(os.getenv("KEPT_DRAFT_TOKENS", "1")),
             "KEPT_TP_SIZE": lambda: int(os.getenv("KEPT_TP_SIZE", "1")),
+            "KEPT_MAX_TOKENS": lambda: int(os.getenv("KEPT_MAX_TOKENS", "8")),
         }
 
         def __getattr__(name):
@@ -69,6 +70,38 @@ KEPT = {
             main(parser.parse_args())
         """,
     "kept/layers/__init__.py": "",
+    "kept/layers/moe/runners.py": """
+        from kept import envs
+
+
+        class Runner:
+            def __init__(self):
+                self.max_tokens = envs.KEPT_MAX_TOKENS
+
+            def warm(self, num_tokens):
+                assert num_tokens <= self.max_tokens, "the warm-up batch is too large"
+                return num_tokens
+
+            def step(self, num_tokens):
+                assert num_tokens <= self.max_tokens, "the step batch is too large"
+                return num_tokens
+        """,
+    "kept/layers/moe/worker.py": """
+        class Worker:
+            def __init__(self, runner, app_config):
+                self.runner = runner
+                self.app_config = app_config
+
+            def warm_up(self):
+                sizes = self.app_config.warm_sizes
+                for size in sorted(sizes, reverse=True):
+                    self.runner.warm(size)
+
+            def run(self, batch):
+                if batch is None:
+                    raise ValueError("no batch to run")
+                self.runner.step(batch.num_tokens)
+        """,
     "kept/layers/moe/__init__.py": "",
     "kept/layers/moe/capture.py": """
         from kept import envs
@@ -118,6 +151,20 @@ def test_a_setting_the_constructor_leaves_free_stays_a_way_out(kept: Store) -> N
 def test_a_setting_tied_to_what_the_function_is_handed_is_no_way_out(kept: Store) -> None:
     page = page_with_message(kept, "kept", "unexpected batch dim")
     assert not any("KEPT_TP_SIZE" in s.text for s in page.solutions), page.solutions
+    assert "the assertion is the code's own invariant" in page.what_it_means
+
+
+def test_a_setting_another_setting_hands_the_function_stays_a_way_out(kept: Store) -> None:
+    # the worker hands `warm` each size of a config's list, through another object: a
+    # size above the setting reaches the assertion, and raising the setting is the way out
+    page = page_with_message(kept, "kept", "the warm-up batch is too large")
+    assert any("KEPT_MAX_TOKENS" in s.text for s in page.solutions), page.solutions
+    assert "the assertion is the code's own invariant" not in page.what_it_means
+
+
+def test_a_setting_tied_to_a_count_the_caller_makes_is_no_way_out(kept: Store) -> None:
+    page = page_with_message(kept, "kept", "the step batch is too large")
+    assert not any("KEPT_MAX_TOKENS" in s.text for s in page.solutions), page.solutions
     assert "the assertion is the code's own invariant" in page.what_it_means
 
 

@@ -18,8 +18,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
+from collections.abc import Callable, Sequence
 
-from errdex.explain.context import Facts
+from errdex.ast_walk import walk
+from errdex.explain.across_pages import AcrossPages
+from errdex.explain.context import Facts, parse_module, top_block_at
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.state_gated import users_call
@@ -34,6 +38,12 @@ _SAID = "handed_invariants:said"
 _ORDERS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 _DEPTH = 4  # bindings followed through at most this many locals
 _BUILTINS = frozenset(dir(builtins))  # `int(...)`, `len(...)`: no value of their own
+# a config object's field (`self.vllm_config.compilation_config.compile_sizes`), or a
+# setting read from the environment module (`envs.X`): a value the user sets
+_CONFIG = re.compile(r"(?:^|_)config$", re.IGNORECASE)
+# (revision, function's name, parameter, position) → whether a call of the version hands
+# the parameter a value a setting gives
+_HANDED: AcrossPages[bool] = AcrossPages(256)
 
 
 def handed_invariant(solution: Solution, facts: Facts) -> bool:
@@ -79,6 +89,8 @@ def handed_invariant(solution: Solution, facts: Facts) -> bool:
     roots = {name.partition(".")[0] for name in handed} - _BUILTINS
     if not roots or not roots <= params:
         return False
+    if _setting_handed(facts, function, roots):
+        return False  # a call hands it a setting's value: the setting moves one side only
     facts.memo.setdefault(_SAID, (solution.knob, behind, sorted(roots)))
     return True
 
@@ -96,6 +108,111 @@ def invariant_sentence(facts: Facts) -> str | None:
         f"it, to what {code(function)} is handed ({given}), which the package's own caller "
         "makes: the assertion is the code's own invariant."
     )
+
+
+def _setting_handed(facts: Facts, function: ast.FunctionDef, roots: set[str]) -> bool:
+    """Whether a call of the function anywhere in the version's kept files (the linker
+    resolves no call through another object, `self.model_runner._dummy_run(size)`) hands
+    one of `roots` a value taken from a setting: a config object's field, or a loop over
+    one (`for size in compile_sizes: run(size)`), followed through the calling function's
+    locals. The user who sets it reaches the check with a value of their own, and the
+    setting the site compares it with is a way out. True when the files cannot be read."""
+    file_text, version_paths = facts.file_text, facts.version_paths
+    if file_text is None or version_paths is None:
+        return True
+    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    if positional[:1] in (["self"], ["cls"]):
+        positional = positional[1:]
+    revision = facts.stored.revision
+    name = function.name
+
+    def handed(root: str) -> bool:
+        position = positional.index(root) if root in positional else None
+        return _HANDED.kept(
+            (revision, name, root),
+            lambda: _calls_hand_setting(file_text, version_paths(), name, root, position),
+        )
+
+    return any(handed(root) for root in sorted(roots))
+
+
+def _calls_hand_setting(
+    file_text: Callable[[str], str | None],
+    paths: Sequence[str],
+    name: str,
+    parameter: str,
+    position: int | None,
+) -> bool:
+    """Whether a call `name(...)` / `x.name(...)` of the kept files hands `parameter` (by
+    keyword, or at `position`) a value a setting gives (see `_setting_handed`)."""
+    called = re.compile(rf"(?<![\w]){re.escape(name)}\(")
+    for path in paths:
+        text = file_text(path) if path.endswith(".py") else None
+        if text is None or called.search(text) is None:
+            continue
+        seen: set[int] = set()
+        for found in called.finditer(text):
+            line = text.count("\n", 0, found.start()) + 1
+            block = top_block_at(text, line)
+            tree: ast.AST | None = block if block is not None else parse_module(text)
+            if tree is None or id(tree) in seen or (block is not None and block.lineno in seen):
+                continue
+            seen.add(block.lineno if block is not None else id(tree))
+            if _hands_setting(tree, name, parameter, position):
+                return True
+    return False
+
+
+def _hands_setting(tree: ast.AST, name: str, parameter: str, position: int | None) -> bool:
+    """`_calls_hand_setting` in one parsed block: each function's calls of `name`."""
+    for caller in walk(tree):
+        if not isinstance(caller, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        values: dict[str, list[ast.expr]] = {}
+        for node in walk(caller):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        values.setdefault(target.id, []).append(node.value)
+            elif isinstance(node, ast.AnnAssign | ast.AugAssign) and node.value is not None:
+                if isinstance(node.target, ast.Name):
+                    values.setdefault(node.target.id, []).append(node.value)
+            elif isinstance(node, ast.For | ast.comprehension) and isinstance(
+                node.target, ast.Name
+            ):
+                values.setdefault(node.target.id, []).append(node.iter)
+        for call in walk(caller):
+            if not isinstance(call, ast.Call):
+                continue
+            callee = call.func
+            named = callee.attr if isinstance(callee, ast.Attribute) else None
+            named = callee.id if isinstance(callee, ast.Name) else named
+            if named != name:
+                continue
+            given = [k.value for k in call.keywords if k.arg == parameter]
+            before = call.args[: position + 1] if position is not None else []
+            if len(before) == (position or 0) + 1 and not any(
+                isinstance(a, ast.Starred) for a in before
+            ):
+                given.append(before[-1])
+            if any(_from_setting(g, values, 0) for g in given):
+                return True
+    return False
+
+
+def _from_setting(node: ast.expr, values: dict[str, list[ast.expr]], depth: int) -> bool:
+    """Whether the value reads a setting (a config object's field, `envs.X`), locals and
+    loop variables followed to what they were given."""
+    for dotted in dotted_names(node):
+        parts = dotted.split(".")
+        if parts[0] == "envs" and len(parts) > 1:
+            return True
+        if any(_CONFIG.search(p) for p in parts[:-1]):
+            return True
+        followed = values.get(parts[0], []) if depth < _DEPTH else []
+        if any(_from_setting(v, values, depth + 1) for v in followed):
+            return True
+    return False
 
 
 def _read(node: ast.expr, values: dict[str, str], depth: int = 0) -> set[str]:
