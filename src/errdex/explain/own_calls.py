@@ -11,7 +11,8 @@ attribute the constructor made of it through such a method (`init_results`), a c
 message says does not fit the signature, in Python's own words (`call_shape`), a read of a
 module's stack made where nothing pushed an item (`pushed_state`), a method that takes
 an item off the object's own stack called more often than the one that puts it there
-(`paired_calls`)."""
+(`paired_calls`), a method of a stand-in the package makes only while unpickling an object
+(`unpickled`)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from errdex.explain.private_init import private_init_solution
 from errdex.explain.pushed_state import pushed_state_solution
 from errdex.explain.reentry import reentry_solution
 from errdex.explain.single_use import single_use_solution
+from errdex.explain.unpickled import unpickled_solution
 
 
 def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[Solution]:
@@ -51,5 +53,6 @@ def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[So
         init_result_solution(conditions, facts),
         call_shape_solution(facts),
         pushed_state_solution(facts),
+        unpickled_solution(facts),
     ]
     return [s for s in found if s is not None]

@@ -1,0 +1,225 @@
+"""A raise in a method of a stand-in the package makes only while unpickling an object.
+
+httpx's `UnattachedStream.__iter__` raises `StreamClosed` whatever it is handed; the version
+makes an `UnattachedStream` nowhere but in `Request.__setstate__` and `Response.__setstate__`
+(`self.stream = UnattachedStream()`), which pickle calls on the object it loads in place of
+the stream `__getstate__` left out. So the raise says the object came through pickle, and no
+argument of the call decides it. The way out is what the object's class fills from that
+attribute before it is pickled: its public methods that store, in an attribute pickling
+keeps, a value read from it (`read()`: `self._content = b"".join(self.stream)`), and the
+properties that hand that attribute back (`content`).
+
+The version's stand-ins are worked out once a version (its kept files holding a
+`__setstate__` read, parsed, and every file's text searched for another call of the class).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from errdex.ast_walk import walk
+from errdex.explain.across_pages import AcrossPages
+from errdex.explain.context import Facts, parse_module
+from errdex.explain.page import Solution
+from errdex.explain.plain import code, listed
+
+__all__ = ["unpickled_solution"]
+
+_SETSTATE = re.compile(r"def __setstate__\s*\(")
+
+
+@dataclass(frozen=True)
+class _Made:
+    """One `self.<attribute> = <Class>()` of a `__setstate__`, with what its class fills from
+    that attribute."""
+
+    owner: str  # the class whose `__setstate__` it is
+    attribute: str
+    file: str
+    line: int
+    fillers: tuple[str, ...]  # its public methods storing a value read from the attribute
+    readers: tuple[str, ...]  # its properties handing that value back
+
+
+# a version's revision → each class made only in `__setstate__` → where it is made
+_STAND_INS: AcrossPages[dict[str, tuple[_Made, ...]]] = AcrossPages(4)
+
+
+def unpickled_solution(facts: Facts) -> Solution | None:
+    """ "Call `read()` on the `Response` before you pickle it, then use its `content` …"
+    for a raise in a method of a class the version makes only in `__setstate__`; else
+    None."""
+    site = facts.stored.site
+    owner, _, member = site.function.partition(".<locals>.")[0].rpartition(".")
+    if not owner or "." in owner or not member or facts.held:
+        return None  # (a test of the method's own: not the raise the stand-in always makes)
+    file_text, version_paths = facts.file_text, facts.version_paths
+    if file_text is None or version_paths is None:
+        return None
+    stand_ins = _STAND_INS.kept(
+        facts.stored.revision, lambda: _stand_ins(file_text, version_paths())
+    )
+    made = [m for m in stand_ins.get(owner, ()) if m.fillers]
+    if not made:
+        return None
+    groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
+    for m in made:  # the classes whose methods fill and hand back alike, said once
+        groups.setdefault((m.fillers, m.readers), []).append(m.owner)
+    ways = []
+    for (fillers, readers), owners in groups.items():
+        calls = listed([code(f"{f}()") for f in fillers], "or")
+        then = f", then use its {listed([code(r) for r in readers], 'or')}" if readers else ""
+        named = listed([code(o) for o in dict.fromkeys(owners)], "or")
+        ways.append(f"call {calls} on the {named} before you pickle it{then}")
+    where = "; ".join(
+        f"{code(m.owner + '.__setstate__')} at {m.file}:{m.line} sets "
+        f"{code('self.' + m.attribute + ' = ' + owner + '()')}"
+        for m in made
+    )
+    said = "; ".join(ways)
+    text = (
+        f"{said[0].upper()}{said[1:]}: an object loaded from pickle has no "
+        f"{code(made[0].attribute)} left to read (to stream or send one again, make a new "
+        f"{listed([code(m.owner) for m in made], 'or')} in place of the unpickled one). The "
+        f"package makes {code(owner)} objects, whose {code(member)} always raises, nowhere but "
+        f"while unpickling ({where})."
+    )
+    return Solution(text=text, kind="input")
+
+
+def _stand_ins(
+    file_text: Callable[[str], str | None], paths: Sequence[str]
+) -> dict[str, tuple[_Made, ...]]:
+    """Each class a `__setstate__` of the version assigns a new one of to an attribute of
+    `self`, and that no other code of the version calls → where it is made."""
+    texts = {p: file_text(p) for p in paths if p.endswith(".py")}
+    found: dict[str, list[_Made]] = {}
+    for path, text in texts.items():
+        if text is None or _SETSTATE.search(text) is None:
+            continue
+        tree = parse_module(text)
+        if tree is None:
+            continue
+        for cls in walk(tree):
+            if isinstance(cls, ast.ClassDef):
+                for name, one in _made_in(cls, path):
+                    found.setdefault(name, []).append(one)
+    kept: dict[str, tuple[_Made, ...]] = {}
+    for name, made in found.items():
+        call = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\(")
+        calls = sum(
+            len(call.findall(t)) - len(re.findall(rf"\bclass\s+{re.escape(name)}\s*\(", t))
+            for t in texts.values()
+            if t is not None and name in t
+        )
+        if calls == len(made):
+            kept[name] = tuple(made)
+    return kept
+
+
+def _made_in(cls: ast.ClassDef, path: str) -> list[tuple[str, _Made]]:
+    """(the class made, where) of each `self.<attr> = <Name>()` of the class's
+    `__setstate__`."""
+    methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+    setstate = methods.get("__setstate__")
+    if setstate is None:
+        return []
+    dropped = _dropped(methods.get("__getstate__"))
+    found = []
+    for node in walk(setstate):
+        if not (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and _self_attribute(node.targets[0]) is not None
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+        ):
+            continue
+        attribute = _self_attribute(node.targets[0]) or ""
+        fills = _fillers(methods, attribute, dropped)
+        readers = tuple(
+            name
+            for name, method in methods.items()
+            if _is_property(method) and any(_returns_self(method, kept) for kept in fills.values())
+        )
+        made = _Made(cls.name, attribute, path, node.lineno, tuple(fills), readers)
+        found.append((node.value.func.id, made))
+    return found
+
+
+def _dropped(getstate: ast.FunctionDef | ast.AsyncFunctionDef | None) -> set[str]:
+    """The names a `__getstate__` writes as strings: the attributes it leaves out."""
+    if getstate is None:
+        return set()
+    return {
+        n.value for n in walk(getstate) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    }
+
+
+def _fillers(
+    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef], attribute: str, dropped: set[str]
+) -> dict[str, str]:
+    """Each public method storing, in an attribute of `self` that pickling keeps, a value
+    read from `self.<attribute>` (or from a method of the class that reads it) → that
+    attribute."""
+    reading: set[str] = set()
+    changed = True
+    while changed:  # the methods that read the attribute, directly or through another one
+        changed = False
+        for name, method in methods.items():
+            if name not in reading and _reads(method, attribute, reading):
+                reading.add(name)
+                changed = True
+    found: dict[str, str] = {}
+    for name, method in methods.items():
+        if name.startswith("_") or _is_property(method):
+            continue
+        for node in walk(method):
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+                continue
+            kept = _self_attribute(node.targets[0])
+            if kept is None or kept == attribute or kept in dropped:
+                continue
+            if _reads(node.value, attribute, reading):
+                found[name] = kept
+                break
+    return found
+
+
+def _reads(node: ast.AST, attribute: str, reading: set[str]) -> bool:
+    """Whether `node` reads `self.<attribute>` or calls `self.<m>()` for a method `m` in
+    `reading`."""
+    for sub in walk(node):
+        if (
+            isinstance(sub, ast.Attribute)
+            and _self_attribute(sub) == attribute
+            and isinstance(sub.ctx, ast.Load)
+        ):
+            return True
+        if isinstance(sub, ast.Call) and _self_attribute(sub.func) in reading:
+            return True
+    return False
+
+
+def _self_attribute(node: ast.AST) -> str | None:
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    ):
+        return node.attr
+    return None
+
+
+def _is_property(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "property" for d in method.decorator_list)
+
+
+def _returns_self(method: ast.FunctionDef | ast.AsyncFunctionDef, attribute: str) -> bool:
+    return any(
+        isinstance(n, ast.Return) and n.value is not None and _self_attribute(n.value) == attribute
+        for n in walk(method)
+    )

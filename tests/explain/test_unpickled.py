@@ -1,0 +1,84 @@
+"""A raise in a method of a stand-in the package makes only while unpickling an object says
+what to fill before pickling (`explain/unpickled.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_with_message
+
+from errdex.store import Store
+
+STREAMS = {
+    "wire/__init__.py": "",
+    "wire/streams.py": """
+        class StreamGone(Exception):
+            pass
+
+
+        class DetachedStream:
+            \"\"\"What a message holds once it has been loaded again.\"\"\"
+
+            def __iter__(self):
+                raise StreamGone("the stream is gone")
+
+
+        class SpareStream:
+            def __iter__(self):
+                raise StreamGone("the spare stream is gone")
+        """,
+    "wire/message.py": """
+        from .streams import DetachedStream, SpareStream
+
+
+        class Message:
+            def __init__(self, stream):
+                self.stream = stream
+                self.spare = SpareStream()
+
+            def load(self):
+                self._body = b"".join(self._chunks())
+                return self._body
+
+            def _chunks(self):
+                for chunk in self.stream:
+                    yield chunk
+
+            @property
+            def body(self):
+                return self._body
+
+            def reply(self):
+                raise NotImplementedError("a message sends no reply")
+
+            def __getstate__(self):
+                return {k: v for k, v in self.__dict__.items() if k not in ["stream", "spare"]}
+
+            def __setstate__(self, state):
+                self.__dict__.update(state)
+                self.stream = DetachedStream()
+                self.spare = SpareStream()
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def wire(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("wire"), "wire", STREAMS)
+
+
+def test_a_stand_in_made_only_while_unpickling_says_to_fill_the_object_first(
+    wire: Store,
+) -> None:
+    page = page_with_message(wire, "wire", "the stream is gone")
+    texts = [s.text for s in page.solutions]
+    assert texts[0].startswith(
+        "Call `load()` on the `Message` before you pickle it, then use its `body`"
+    )
+    assert "`Message.__setstate__` at wire/message.py:" in texts[0]
+
+
+def test_a_class_the_package_also_makes_elsewhere_is_no_sign_of_pickling(wire: Store) -> None:
+    page = page_with_message(wire, "wire", "the spare stream is gone")
+    assert not any("pickle" in s.text for s in page.solutions)
