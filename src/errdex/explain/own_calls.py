@@ -12,7 +12,7 @@ message says does not fit the signature, in Python's own words (`call_shape`), a
 module's stack made where nothing pushed an item (`pushed_state`), a method that takes
 an item off the object's own stack called more often than the one that puts it there
 (`paired_calls`), a method of a stand-in the package makes only while unpickling an object
-(`unpickled`)."""
+(`unpickled`), an assignment the object's own validators refused (`own_validators`)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from errdex.explain.given_together import given_together_solution
 from errdex.explain.init_contents import init_contents_solution
 from errdex.explain.init_passed import init_passed_solution
 from errdex.explain.init_results import init_result_solution
+from errdex.explain.own_validators import own_validators_solution
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.paired_calls import paired_call_solution
 from errdex.explain.private_init import private_init_solution
@@ -54,5 +55,6 @@ def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[So
         call_shape_solution(facts),
         pushed_state_solution(facts),
         unpickled_solution(facts),
+        own_validators_solution(facts),
     ]
     return [s for s in found if s is not None]
