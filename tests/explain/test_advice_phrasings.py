@@ -332,3 +332,16 @@ def test_a_named_field_required_but_none_found_is_the_field_to_provide() -> None
     )
     # a part of the program the message names unquoted is no field the user gives
     assert implied_instruction("Resolving x requires a processor but none is available.") is None
+
+
+def test_a_name_moved_or_renamed_is_the_name_to_use() -> None:
+    (advice,) = message_advice("`{module}:{name}` has been moved to `{new_location}`.")
+    assert advice.solution.startswith("Import `{new_location}` in place of `{module}:{name}`")
+    (advice,) = message_advice("'old_mode' is deprecated and has been renamed to 'new_mode'.")
+    assert advice.solution.startswith("Use 'new_mode' in place of 'old_mode'")
+    (advice,) = message_advice(
+        "`{path}` has been removed. We are importing from `{new_location}` instead."
+    )
+    assert advice.solution.startswith("Import `{new_location}` yourself")
+    # what the program did with its own data, no name the user wrote
+    assert implied_instruction("The request has been moved to the waiting queue.") is None

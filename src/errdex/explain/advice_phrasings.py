@@ -377,6 +377,9 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     done = form_rule(text)
     if done is not None:
         return done, "input"
+    done = moved_name(text)
+    if done is not None:
+        return done, "input"
     match = _MISSING_FILE.match(text)
     if match is not None and "{" not in match["what"]:
         what = _lowered(match["what"].strip())
@@ -572,6 +575,38 @@ def unsupported_use(sentence: str) -> str | None:
     if passive is not None:
         return f"Do not have {subject} {passive['rest']}"
     return f"Use {subject} without {what}"
+
+
+# "`{module}:{name}` has been moved to `{new_location}`.", "'a' is deprecated and has been
+# renamed to 'b'.": the name the user wrote and the one to write; "We are importing from
+# `{new_location}` instead.": where the program took it from in the user's place.
+_QUOTED_NAME = r"(?:`[^`\s]+`|'[^'\s]+')"
+_MOVED_NAME = re.compile(
+    rf"^(?P<old>{_QUOTED_NAME})\s+(?:is\s+deprecated\s+and\s+)?has\s+been\s+"
+    rf"(?P<how>moved|renamed)\s+to\s*(?P<new>{_QUOTED_NAME})\s*\.?$",
+    re.I,
+)
+_TAKEN_INSTEAD = re.compile(
+    rf"^we\s+are\s+(?P<how>importing\s+from|using)\s+(?P<new>{_QUOTED_NAME})\s+instead\b",
+    re.I,
+)
+
+
+def moved_name(sentence: str) -> str | None:
+    """The instruction a sentence saying a name moved or was renamed gives: use the new
+    name in place of the old one (import it from where it now is)."""
+    text = sentence.strip()
+    match = _MOVED_NAME.match(text)
+    if match is not None:
+        if match["how"].lower() == "moved":
+            return f"Import {match['new']} in place of {match['old']}"
+        return f"Use {match['new']} in place of {match['old']}"
+    match = _TAKEN_INSTEAD.match(text)
+    if match is not None:
+        if match["how"].lower().startswith("importing"):
+            return f"Import {match['new']} yourself"
+        return f"Use {match['new']} yourself"
+    return None
 
 
 def stated_use(sentence: str) -> str | None:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 
 import msgspec
 
+from errdex.explain.advised_keyword import with_needed_keyword
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.defaulted_flags import left_out_value, never_none_flag
 from errdex.explain.handler_notes import INTERPRETER_VARIABLES
@@ -122,6 +123,11 @@ def verified_explanation(
             continue
         missing = check.missing(solution)
         if not missing:
+            if solution.text.startswith(MESSAGE_SAYS):
+                solution = (
+                    with_needed_keyword(facts, solution, solution.text[len(MESSAGE_SAYS) :])
+                    or solution
+                )
             kept.append(solution)
             continue
         if solution.text.startswith(MESSAGE_SAYS):
