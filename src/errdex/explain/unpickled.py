@@ -62,11 +62,10 @@ def unpickled_solution(facts: Facts) -> Solution | None:
     cls = facts.own_class()
     if cls is None or not _stand_in_shaped(cls):
         return None  # only a class with nothing to do but raise can stand in for a stream
-    stand_ins = _STAND_INS.kept(
-        facts.stored.revision, lambda: _stand_ins(file_text, version_paths())
-    )
-    made = [m for m in stand_ins.get(owner, ()) if m.fillers]
-    if not made:
+    paths = version_paths()
+    found = _STAND_INS.kept(facts.stored.revision, lambda: _stand_ins(file_text, paths))
+    made = [m for m in found.get(owner, ()) if m.fillers]
+    if not made or not _made_only_there(owner, len(found[owner]), file_text, paths):
         return None
     groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
     for m in made:  # the classes whose methods fill and hand back alike, said once
@@ -119,7 +118,8 @@ def _stand_ins(
     file_text: Callable[[str], str | None], paths: Sequence[str]
 ) -> dict[str, tuple[_Made, ...]]:
     """Each class a `__setstate__` of the version assigns a new one of to an attribute of
-    `self`, and that no other code of the version calls → where it is made."""
+    `self` → where it is made (whether other code makes it too is asked of the one class a
+    page needs, `_made_only_there`: counting every name here cost most of the scan)."""
     texts = {p: file_text(p) for p in paths if p.endswith(".py")}
     found: dict[str, list[_Made]] = {}
     for path, text in texts.items():
@@ -132,17 +132,22 @@ def _stand_ins(
             if isinstance(cls, ast.ClassDef):
                 for name, one in _made_in(cls, path):
                     found.setdefault(name, []).append(one)
-    kept: dict[str, tuple[_Made, ...]] = {}
-    for name, made in found.items():
-        call = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\(")
-        calls = sum(
-            len(call.findall(t)) - len(re.findall(rf"\bclass\s+{re.escape(name)}\s*\(", t))
-            for t in texts.values()
-            if t is not None and name in t
-        )
-        if calls == len(made):
-            kept[name] = tuple(made)
-    return kept
+    return {name: tuple(made) for name, made in found.items()}
+
+
+def _made_only_there(
+    name: str, made: int, file_text: Callable[[str], str | None], paths: Sequence[str]
+) -> bool:
+    """Whether the version calls `name` nowhere but in the `made` assignments of its
+    `__setstate__` methods."""
+    call = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\(")
+    defined = re.compile(rf"\bclass\s+{re.escape(name)}\s*\(")
+    calls = 0
+    for path in paths:
+        text = file_text(path) if path.endswith(".py") else None
+        if text is not None and name in text:
+            calls += len(call.findall(text)) - len(defined.findall(text))
+    return calls == made
 
 
 def _made_in(cls: ast.ClassDef, path: str) -> list[tuple[str, _Made]]:
