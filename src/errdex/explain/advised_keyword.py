@@ -20,6 +20,7 @@ import msgspec
 from errdex.explain.context import Facts, kept_module
 from errdex.explain.page import Solution
 from errdex.explain.table_lookup import module_names
+from errdex.extract.param_defaults import default_nodes
 
 __all__ = ["with_needed_keyword"]
 
@@ -98,20 +99,10 @@ def _own_member(facts: Facts, module: ast.Module) -> tuple[str, str] | None:
 def _guarded_stores(function: ast.FunctionDef, read: set[str]) -> list[tuple[str, str, list[int]]]:
     """Each keyword parameter defaulting to false, with a table of `read` that `function`
     stores into (`TABLE[key] = ...`) only inside `if KEYWORD:` bodies, and those lines."""
-    args = function.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults: dict[str, ast.expr] = dict(
-        zip(
-            [a.arg for a in positional[len(positional) - len(args.defaults) :]],
-            args.defaults,
-            strict=True,
-        )
-    )
-    defaults.update(
-        {a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None}
-    )
     false = [
-        k for k, d in defaults.items() if isinstance(d, ast.Constant) and d.value in (False, None)
+        k
+        for k, d in default_nodes(function)
+        if isinstance(d, ast.Constant) and d.value in (False, None)
     ]
     out: list[tuple[str, str, list[int]]] = []
     for keyword in false:

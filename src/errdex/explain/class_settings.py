@@ -30,6 +30,7 @@ _MAX_DEPTH = 3  # calls from the validator to the site's method
 _MAX_SHOWN = 3  # types named in a sentence
 _MAX_VALUES = 8  # members of a collection setting shown
 _CLASS = re.compile(r"^class[ \t]+(\w+)[ \t]*\([ \t]*(\w+)[ \t]*[,)]", re.M)
+_Value = tuple[object, int]  # a class setting's literal value and the line that sets it
 
 
 @dataclass(frozen=True)
@@ -316,12 +317,12 @@ def _named_part(node: ast.expr, name: str) -> bool:
     return isinstance(key, ast.Constant) and key.value == name
 
 
-def _settings(family: _Family, setting: str, text: str) -> dict[str, object] | None:
+def _settings(family: _Family, setting: str, text: str) -> dict[str, _Value] | None:
     """Each type's value of the class setting, its own or its base's: literals each, the
     owner's its own; None when one is not a literal or code assigns it on an object."""
     if re.search(rf"\b(?:cls|self)\.{re.escape(setting)}\s*[-+|&]?=(?!=)", text):
         return None
-    own: dict[str, object] = {}
+    own: dict[str, _Value] = {}
     for name in family.names:
         for node in family.classes[name].body:
             target, value = None, None
@@ -336,23 +337,21 @@ def _settings(family: _Family, setting: str, text: str) -> dict[str, object] | N
                     return None
     if family.owner not in own:
         return None
-    values: dict[str, object] = {}
+    values: dict[str, _Value] = {}
     for name in family.names:
         values[name] = own[name] if name in own else values[family.bases[name]]
     return values
 
 
-def _set(value: object) -> bool:
-    return bool(value[0]) if isinstance(value, tuple) else False
+def _set(value: _Value) -> bool:
+    return bool(value[0])
 
 
-def _own_line(family: _Family, values: dict[str, object], name: str) -> int | None:
+def _own_line(family: _Family, values: dict[str, _Value], name: str) -> int | None:
     """The line where the class sets the setting itself, when it does."""
     base = family.bases.get(name)
     value = values[name]
-    if base is not None and value is values[base]:
-        return None
-    return value[1] if isinstance(value, tuple) and isinstance(value[1], int) else None
+    return None if base is not None and value is values[base] else value[1]
 
 
 def _declared(on: list[str], family: _Family, setting: str) -> str:
@@ -365,7 +364,7 @@ def _declared(on: list[str], family: _Family, setting: str) -> str:
     return f"a field declared as {shown} or another type that sets {code(setting)}"
 
 
-def _setters(on: list[str], family: _Family, values: dict[str, object]) -> str:
+def _setters(on: list[str], family: _Family, values: dict[str, _Value]) -> str:
     """ "`B` (line 12) does": the types that turn the setting on themselves."""
     own = [(n, _own_line(family, values, n)) for n in on]
     own = [(n, line) for n, line in own if line is not None]
@@ -374,12 +373,11 @@ def _setters(on: list[str], family: _Family, values: dict[str, object]) -> str:
     return f"{listed(words)} {verb}" if words else f"{code(family.owner)} does"
 
 
-def _members(on: list[str], values: dict[str, object]) -> str:
+def _members(on: list[str], values: dict[str, _Value]) -> str:
     """ "`'a'`, `'b'` for `A`, `B`; `'c'` for `C`": each collection and the types holding it."""
     groups: dict[str, list[str]] = {}
     for name in on:
-        value = values[name]
-        members = value[0] if isinstance(value, tuple) else ()
+        members = values[name][0]
         if not isinstance(members, (set, frozenset, list, tuple)):
             return "those it lists"
         ordered = sorted(repr(m) for m in members)
@@ -391,7 +389,7 @@ def _members(on: list[str], values: dict[str, object]) -> str:
     return "; ".join(shown) + more
 
 
-def _looser(family: _Family, values: dict[str, object]) -> str:
+def _looser(family: _Family, values: dict[str, _Value]) -> str:
     """ "`B` in place of `C`": the nearest type the one type that turns the setting on is
     built on that leaves it off; the owner, the type the others are built on, when more
     turn it on; "" when the owner sets it itself."""
@@ -411,6 +409,5 @@ def _looser(family: _Family, values: dict[str, object]) -> str:
     return f"{code(family.owner)}, the type the others are built on"
 
 
-def _unset_words(value: object) -> str:
-    inner = value[0] if isinstance(value, tuple) else None
-    return "None" if inner is None else "false"
+def _unset_words(value: _Value) -> str:
+    return "None" if value[0] is None else "false"
