@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 
 from errdex.ast_walk import walk
 from errdex.explain.across_pages import AcrossPages
-from errdex.explain.context import Facts, parse_module, top_block_at
+from errdex.explain.context import Facts, kept_module, top_block_at
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.state_gated import users_call
@@ -154,7 +154,7 @@ def _calls_hand_setting(
         for found in called.finditer(text):
             line = text.count("\n", 0, found.start()) + 1
             block = top_block_at(text, line)
-            tree: ast.AST | None = block if block is not None else parse_module(text)
+            tree: ast.AST | None = block if block is not None else kept_module(text)
             if tree is None or id(tree) in seen or (block is not None and block.lineno in seen):
                 continue
             seen.add(block.lineno if block is not None else id(tree))

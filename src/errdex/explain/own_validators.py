@@ -58,7 +58,7 @@ def own_validators_solution(facts: Facts) -> Solution | None:
                 start, end = handler.lineno, handler.end_lineno or handler.lineno
                 inside = start <= site.line <= end
                 if inside or held & _appended(handler):
-                    return _solution(owner, source, facts)
+                    return _solution(owner, source)
     return None
 
 
@@ -100,7 +100,7 @@ def _appended(handler: ast.ExceptHandler) -> set[str]:
     }
 
 
-def _solution(owner: str, source: str, facts: Facts) -> Solution:
+def _solution(owner: str, source: str) -> Solution:
     text = (
         "Assign a value your class's own validators accept, or change the validator that "
         f"refuses it: on assignment {code(owner + '.__setattr__')} runs each of "

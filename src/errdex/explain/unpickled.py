@@ -25,6 +25,7 @@ from errdex.explain.across_pages import AcrossPages
 from errdex.explain.context import Facts, parse_module
 from errdex.explain.page import Solution
 from errdex.explain.plain import code, listed
+from errdex.extract.shapes import self_attribute
 
 __all__ = ["unpickled_solution"]
 
@@ -46,6 +47,8 @@ class _Made:
 
 # a version's revision → each class made only in `__setstate__` → where it is made
 _STAND_INS: AcrossPages[dict[str, tuple[_Made, ...]]] = AcrossPages(4)
+# (revision, class, its makings in `__setstate__`) → whether the version makes it nowhere else
+_ONLY_THERE: AcrossPages[bool] = AcrossPages(64)
 
 
 def unpickled_solution(facts: Facts) -> Solution | None:
@@ -65,7 +68,11 @@ def unpickled_solution(facts: Facts) -> Solution | None:
     paths = version_paths()
     found = _STAND_INS.kept(facts.stored.revision, lambda: _stand_ins(file_text, paths))
     made = [m for m in found.get(owner, ()) if m.fillers]
-    if not made or not _made_only_there(owner, len(found[owner]), file_text, paths):
+    if not made:
+        return None
+    count = len(found[owner])
+    key = (facts.stored.revision, owner, count)
+    if not _ONLY_THERE.kept(key, lambda: _made_only_there(owner, count, file_text, paths)):
         return None
     groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
     for m in made:  # the classes whose methods fill and hand back alike, said once
@@ -163,12 +170,11 @@ def _made_in(cls: ast.ClassDef, path: str) -> list[tuple[str, _Made]]:
         if not (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
-            and _self_attribute(node.targets[0]) is not None
+            and (attribute := self_attribute(node.targets[0])) is not None
             and isinstance(node.value, ast.Call)
             and isinstance(node.value.func, ast.Name)
         ):
             continue
-        attribute = _self_attribute(node.targets[0]) or ""
         fills = _fillers(methods, attribute, dropped)
         readers = tuple(
             name
@@ -210,7 +216,7 @@ def _fillers(
         for node in walk(method):
             if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
                 continue
-            kept = _self_attribute(node.targets[0])
+            kept = self_attribute(node.targets[0])
             if kept is None or kept == attribute or kept in dropped:
                 continue
             if _reads(node.value, attribute, reading):
@@ -225,23 +231,13 @@ def _reads(node: ast.AST, attribute: str, reading: set[str]) -> bool:
     for sub in walk(node):
         if (
             isinstance(sub, ast.Attribute)
-            and _self_attribute(sub) == attribute
+            and self_attribute(sub) == attribute
             and isinstance(sub.ctx, ast.Load)
         ):
             return True
-        if isinstance(sub, ast.Call) and _self_attribute(sub.func) in reading:
+        if isinstance(sub, ast.Call) and self_attribute(sub.func) in reading:
             return True
     return False
-
-
-def _self_attribute(node: ast.AST) -> str | None:
-    if (
-        isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == "self"
-    ):
-        return node.attr
-    return None
 
 
 def _is_property(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -250,6 +246,6 @@ def _is_property(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 def _returns_self(method: ast.FunctionDef | ast.AsyncFunctionDef, attribute: str) -> bool:
     return any(
-        isinstance(n, ast.Return) and n.value is not None and _self_attribute(n.value) == attribute
+        isinstance(n, ast.Return) and n.value is not None and self_attribute(n.value) == attribute
         for n in walk(method)
     )
