@@ -533,7 +533,7 @@ def _some(shown: list[str]) -> str:
     """ "`a()` or `b()`", four at most ("`a()`, `b()`, `c()`, `d()` or the like")."""
     if len(shown) > _SHOWN:
         return ", ".join(shown[:_SHOWN]) + " or the like"
-    return " or ".join(shown) if len(shown) < 3 else listed(shown, "or")
+    return listed(shown, "or")
 
 
 def _set_tests(text: str) -> list[tuple[str, bool]]:

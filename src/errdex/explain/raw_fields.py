@@ -33,7 +33,7 @@ from errdex.explain.context import Facts, decorators_above, function_at, functio
 from errdex.explain.entry_input import CHECKS, calls_at
 from errdex.explain.input_nodes import field_key
 from errdex.explain.page import Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import code, listed
 from errdex.explain.stated_requirement import GOT_TAIL, message_text, requirements
 from errdex.explain.user_data import local_sources
 from errdex.extract.conditions import dotted_name
@@ -183,9 +183,8 @@ def as_handed_request_field(solution: Solution, facts: Facts) -> Solution:
     if handed is None:
         return solution
     key, validators = handed
-    owners = [code(v.rpartition(".")[0]) for v in validators]
-    listed = owners[0] if len(owners) == 1 else f"{', '.join(owners[:-1])} or {owners[-1]}"
-    body = f"the field {code(key)} of the request you send (its JSON body, such as a {listed})"
+    owners = listed([code(v.rpartition(".")[0]) for v in validators], "or")
+    body = f"the field {code(key)} of the request you send (its JSON body, such as a {owners})"
     text = _json_words(solution.text.replace(argument[0], body))
     text = (
         f"{text} The validator the framework runs on that body ({code(validators[0])}) "
