@@ -10,6 +10,7 @@ import msgspec
 
 from errdex.errors import NotFoundError
 from errdex.explain.advice import fill_values
+from errdex.explain.attribute_kinds import attribute_kinds_solution
 from errdex.explain.bookkeeping import own_check
 from errdex.explain.callee_advice import callee_messages
 from errdex.explain.caller_literals import caller_literals, literal_calls
@@ -178,6 +179,7 @@ def _build_page(
         entry_input_solution(store, chosen, facts)
         or keyword_items_solution(store, chosen, facts)
         or descriptor_access_solution(facts)
+        or attribute_kinds_solution(store, chosen, facts)
     )
     facts.entry_args = entry_arguments(store, chosen, facts)
     facts.value_picked = value_picked(store, chosen, facts)

@@ -15,6 +15,7 @@ import ast
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
+from errdex.explain.hook_result import protocol_name
 from errdex.explain.input_nodes import assignment_targets, free_names
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
@@ -154,6 +155,12 @@ def _parameter(node: ast.expr, locals_: dict[str, str], params: set[str]) -> str
             value = ast.parse(locals_[node.id], mode="eval").body
         except (SyntaxError, ValueError, RecursionError):
             return None
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and protocol_name(value.func.attr)
+        ):
+            return None  # what the object's own method returned: `hook_result` says it
         read = {n for n in free_names(value) if n in params}
         return read.pop() if len(read) == 1 else None
     return None

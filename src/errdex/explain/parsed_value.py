@@ -16,17 +16,18 @@ there, so it says nothing.
 from __future__ import annotations
 
 import ast
+from typing import NamedTuple
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.entry_input import names_read
-from errdex.explain.page import Solution
+from errdex.explain.page import ConditionView, Solution
 from errdex.explain.parse_formats import parse_form
 from errdex.explain.plain import caught_names, code
 from errdex.explain.table_lookup import literal_keys, module_names
-from errdex.explain.user_data import fixed_name, module_constants
+from errdex.explain.user_data import callable_by_user, fixed_name, module_constants
 
-__all__ = ["parsed_value_solution", "try_of"]
+__all__ = ["UserTry", "parsed_value_solution", "try_of", "user_try"]
 
 _KEY_ERRORS = frozenset({"KeyError", "LookupError"})
 # Builtins that test a value rather than take it: no call that fails on it.
@@ -184,6 +185,28 @@ def _helper_root(func: ast.expr) -> str | None:
     while isinstance(func, ast.Attribute):
         func = func.value
     return func.id if isinstance(func, ast.Name) else None
+
+
+class UserTry(NamedTuple):
+    """The `try` whose `except` holds the site, in a function a user calls."""
+
+    function: ast.FunctionDef
+    statement: ast.Try | ast.TryStar
+    handler: ast.ExceptHandler
+    clause: ConditionView
+
+
+def user_try(facts: Facts) -> UserTry | None:
+    """The site's own function, the `try` whose `except` holds the site, its handler and
+    that clause's condition, when the function is one a user calls; else None."""
+    clause = facts.innermost_except()
+    if clause is None or not callable_by_user(facts):
+        return None
+    function = facts.site_function()
+    found = try_of(function, clause.line) if function is not None else None
+    if function is None or found is None:
+        return None
+    return UserTry(function, found[0], found[1], clause)
 
 
 def try_of(

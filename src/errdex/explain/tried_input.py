@@ -28,11 +28,10 @@ from errdex.explain.input_nodes import kwargs_key
 from errdex.explain.inputs import private_argument
 from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.parse_formats import REGEX, format_named
-from errdex.explain.parsed_value import try_of
+from errdex.explain.parsed_value import try_of, user_try
 from errdex.explain.plain import caught_names, caught_text, code
 from errdex.explain.private_names import private_name
 from errdex.explain.user_data import (
-    callable_by_user,
     fixed_name,
     local_sources,
     module_constants,
@@ -96,18 +95,12 @@ _MAX_STEPS = 4  # locals between a piece and the argument it is cut from
 def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | None:
     """The `try` around the site when it failed on one input the user gave, or None."""
     site = chosen.site
-    clause = facts.innermost_except()
-    if clause is None or site.kind not in (SiteKind.RAISE, SiteKind.RERAISE, SiteKind.LOG):
+    if site.kind not in (SiteKind.RAISE, SiteKind.RERAISE, SiteKind.LOG):
         return None
-    if not callable_by_user(facts):
-        return None
-    function = facts.site_function()
-    if function is None:
-        return None
-    found = try_of(function, clause.line)
+    found = user_try(facts)
     if found is None:
         return None
-    statement, handler = found
+    function, statement, handler, clause = found
     constants = module_constants(facts)
     read = {n for n in _read_in(statement.body) if not fixed_name(n, constants)}
     if not read or read & _STATE:
