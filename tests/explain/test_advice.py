@@ -506,3 +506,30 @@ def test_start_with_raise_a_flag_inherit_and_an_adverb_of_the_order_are_advice(
 )
 def test_start_or_raise_of_no_flag_or_launch_is_no_advice(message: str) -> None:
     assert message_advice(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        # what the user may do to resolve this very warning, said with a gerund
+        (
+            'Field "{name}" clashes with the prefix "{prefix}".\n\nYou may be able to resolve '
+            "this warning by setting `config['prefixes'] = {kept}`.",
+            "You may be able to resolve this warning by setting `config['prefixes'] = {kept}`.",
+        ),
+    ],
+)
+def test_a_way_to_resolve_this_very_warning_is_advice(message: str, said: str) -> None:
+    assert [a.text for a in message_advice(message)] == [said]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a gerund that is no way out of it, and another goal than this warning's
+        "The rows were kept. You may be able to resolve this warning by reading the log.",
+        "The cache is cold. You may be able to resolve this delay by setting `warm=True`.",
+    ],
+)
+def test_a_look_or_another_goal_is_no_way_out_of_this_warning(message: str) -> None:
+    assert message_advice(message) == []

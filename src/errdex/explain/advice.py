@@ -97,6 +97,11 @@ _INSTRUCTS = re.compile(
     r"see|note|read|look|search|visit|consult|double-check|be\s+aware|let|ask|help|share|"
     r"submit|raise|post|create\s+an?\s+issue|implement|consider|do\s+not|don't|never)\b)"
     r"[a-z]+\b(?=\s+\S|\(\))"
+    # "You may be able to resolve this warning by setting `x`": the way this very warning
+    # goes, said as what the user may do
+    r"|^you\s+(?:may|might|can|could)\s+(?:be\s+able\s+to\s+)?(?:resolve|fix|avoid|"
+    r"silence|suppress|get\s+rid\s+of)\s+(?:this|the)\s+(?:error|warning|issue|problem)\s+"
+    r"by\s+(?:setting|passing|using|adding|installing|renaming|removing)\b"
     # "Do not nest ARRAY types", "please do not pass --quantization": what not to do
     r"|" + _FORBIDS.pattern +
     # a gerund instructs only after "consider"/"try" ("Using real routing: ..." says what

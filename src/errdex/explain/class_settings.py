@@ -23,6 +23,7 @@ from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code, listed
+from errdex.explain.validators import hook_handed
 from errdex.extract.shapes import is_none
 
 _HOOKS = ("__get_validators__", "__get_pydantic_core_schema__")
@@ -143,7 +144,7 @@ def _family(facts: Facts, owner: str, name: str) -> _Family | None:
     if top is None:
         return None
     methods = {n.name: n for n in top.body if isinstance(n, ast.FunctionDef)}
-    handed = [m for hook in _HOOKS if hook in methods for m in _handed(methods[hook])]
+    handed = [m for hook in _HOOKS if hook in methods for m in hook_handed(methods[hook])]
     validator = next((m for m in handed if m in methods), None)
     if validator is None or name not in methods or name == validator:
         return None
@@ -184,19 +185,6 @@ def _replaces(found: ast.ClassDef, name: str) -> bool:
                 for n in walk(node)
             )
     return False
-
-
-def _handed(hook: ast.FunctionDef) -> list[str]:
-    """The names of `cls.m` a hook hands on as a value (`yield cls.validate`), not calls."""
-    called = {id(c.func) for c in walk(hook) if isinstance(c, ast.Call)}
-    return [
-        n.attr
-        for n in walk(hook)
-        if isinstance(n, ast.Attribute)
-        and isinstance(n.value, ast.Name)
-        and n.value.id == "cls"
-        and id(n) not in called
-    ]
 
 
 def _cls_calls(method: ast.FunctionDef) -> list[str]:

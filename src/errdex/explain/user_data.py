@@ -59,7 +59,9 @@ def user_data_solution(
     is the field's in the user's data: "In the data you validate, give the field another
     value: ..."."""
     site = facts.stored.site
-    if site.kind != SiteKind.RAISE or not callable_by_user(facts):
+    # a validator's value is the user's data whoever may call the function: the framework
+    # runs it on the field's value (a private `_import_string_logic`, a type's `_validate`)
+    if site.kind != SiteKind.RAISE or not (data is not None or callable_by_user(facts)):
         return None
     if (site.exception or "").rpartition(".")[2] in _INVARIANTS:
         return None  # raised as a broken invariant, whatever value reached it

@@ -71,6 +71,8 @@ _EXPECTED = re.compile(
     r"(?=$|[;.]|,? (?:got|but|received|not)\b)",
     re.IGNORECASE,
 )
+# Calls from a type's hooked validator down to a method of its own it hands the value to.
+_MAX_REACH = 3
 # The validators calling one helper on their value, past which it is no field's helper.
 _MAX_HELPER_CALLERS = 3
 # A validator's parameters the framework hands it beside the value: no constraint of the field.
@@ -123,7 +125,9 @@ def _validated(facts: Facts) -> Validated | None:
         # a type's hook of another module hands it on (`function=_validators.import_string`)
         listed = handed_by_hook(facts, name)
     if fields is None and not hooked and not named and listed is None:
-        return None if owner else _helper_of_validators(facts)
+        if owner:  # a method of a type its hooked validator hands the value on to
+            return _reached_method(facts, owner, name)
+        return _helper_of_validators(facts)
     function = facts.site_function()
     if function is None:
         return None
@@ -251,6 +255,150 @@ def _caller_validates(facts: Facts, caller: str, line: int) -> tuple[str, bool] 
     if hooked and handed_by_type(facts, owner, name, line):
         return f"a field declared as {code(owner)}", False
     return None
+
+
+def _reached_method(facts: Facts, owner: str, name: str) -> Validated | None:
+    """The site's method as one its type's hooked validator hands the value on to, as it
+    came (`cls(value)` -> `__init__`, `self.check_digits(value)`): the value is the data of a
+    field declared as the type, checked one or more calls down."""
+    validator = reached_from_hook(facts, owner, name)
+    function = facts.site_function() if validator is not None else None
+    if validator is None or function is None:
+        return None
+    params = _value_params(function)
+    if not params:
+        return None
+    tests = [c for c in facts.conditions if c.kind not in CONTEXT_KINDS]
+    if len([c for c in tests if _reads([c], params[0])]) > 1:
+        # branches on the value's type or length to parsers of their own (`if
+        # isinstance(value, tuple): ... elif isinstance(value, str): ... else: raise`): the
+        # validator's words say one test alone; the argument's rules say them all
+        return None
+    field = f"a field declared as {code(owner)}"
+    through = (f"{owner}.{validator}",)
+    return Validated(params[0], field, tuple(params[1:]), owner=owner, through=through)
+
+
+def reached_from_hook(facts: Facts, owner: str, name: str) -> str | None:
+    """The method of the top-level class `owner` that its hooks hand the framework (`cls.m`
+    passed, not called) from which the class's own calls reach its method `name`, each
+    handing on its own value as it came: `cls.n(value)`, `self.n(value)`, `cls(value)` (to
+    `__init__` or `__new__`); at most `_MAX_REACH` calls down. None when there is none, or
+    the method is itself the one handed on (a validator: `validated` says so)."""
+    text = facts.source_text or ""
+    if "." in owner or "<" in owner or not any(hook in text for hook in _TYPE_HOOKS):
+        return None
+    return facts.once(f"reached_from_hook:{owner}.{name}", lambda: _reached(facts, owner, name))
+
+
+def _reached(facts: Facts, owner: str, name: str) -> str | None:
+    top = facts.top_class(owner)
+    if top is None:
+        return None
+    methods = {n.name: n for n in top.body if isinstance(n, ast.FunctionDef)}
+    if name not in methods:
+        return None
+    hooks = [methods[h] for h in _TYPE_HOOKS if h in methods]
+    handed = [m for hook in hooks for m in hook_handed(hook) if m in methods]
+    for validator in dict.fromkeys(handed):
+        if validator == name:
+            return None
+        reached, edge = {validator}, [validator]
+        for _ in range(_MAX_REACH):
+            edge = [
+                m
+                for e in edge
+                for m in _own_calls_on_value(methods[e], methods)
+                if m not in reached
+            ]
+            reached.update(edge)
+        if name in reached:
+            return validator
+    return None
+
+
+def hook_handed(hook: ast.FunctionDef) -> list[str]:
+    """The names of `cls.m` a hook hands on as a value (`yield cls.validate`), not calls."""
+    called = {id(c.func) for c in walk(hook) if isinstance(c, ast.Call)}
+    return [
+        n.attr
+        for n in walk(hook)
+        if isinstance(n, ast.Attribute)
+        and isinstance(n.value, ast.Name)
+        and n.value.id == "cls"
+        and id(n) not in called
+    ]
+
+
+def _value_params(function: ast.FunctionDef) -> list[str]:
+    params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    return [p for p in params if p not in ("self", "cls")]
+
+
+def _own_calls_on_value(method: ast.FunctionDef, methods: dict[str, ast.FunctionDef]) -> list[str]:
+    """The class's own methods `method` hands its value to as it came: `cls.n(value)` or
+    `self.n(value)` (first), `cls(value)` (`__init__`, `__new__`); the value not assigned
+    anew before the call, save by a method of the class run on it (`value =
+    self.check(value)`: the same value, checked)."""
+    params = _value_params(method)
+    if not params:
+        return []
+    value = params[0]
+    found: list[str] = []
+    for call in walk(method):
+        if not isinstance(call, ast.Call) or not call.args:
+            continue
+        first = call.args[0]
+        if not (isinstance(first, ast.Name) and first.id == value):
+            continue
+        target = call.func
+        callees: list[str]
+        if isinstance(target, ast.Name) and target.id == "cls":
+            callees = [m for m in ("__init__", "__new__") if m in methods]
+        elif (
+            isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id in ("cls", "self")
+            and target.attr in methods
+        ):
+            callees = [target.attr]
+        else:
+            continue
+        if not _rebound_before(method, value, call.lineno, methods):
+            found.extend(callees)
+    return found
+
+
+def _rebound_before(
+    function: ast.FunctionDef, name: str, line: int, methods: dict[str, ast.FunctionDef]
+) -> bool:
+    """Whether `function` assigns `name` before `line` other than as `name =
+    self.m(name)` / `cls.m(name)` of the class's own method `m`."""
+    for node in walk(function):
+        if not (isinstance(node, ast.Name) and node.id == name):
+            continue
+        if not isinstance(node.ctx, ast.Store) or node.lineno >= line:
+            continue
+        assigned = next(
+            (
+                a
+                for a in walk(function)
+                if isinstance(a, ast.Assign) and len(a.targets) == 1 and a.targets[0] is node
+            ),
+            None,
+        )
+        value = assigned.value if assigned is not None else None
+        own = (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name)
+            and value.func.value.id in ("cls", "self")
+            and value.func.attr in methods
+            and [ast.unparse(a) for a in value.args] == [name]
+        )
+        if not own:
+            return True
+    return False
 
 
 def _field_words(fields: list[str], owner: str) -> str:
