@@ -192,13 +192,17 @@ def test_a_public_call_five_calls_up_is_named(form: Store) -> None:
     )
 
 
-def test_no_public_call_is_named_where_a_caller_gives_the_check_two_values(
-    form: Store,
-) -> None:
+def test_both_arguments_a_caller_gives_the_check_are_named(form: Store) -> None:
     # `_plan` checks `first` and then `second` with one helper: the message names which,
-    # the call the linker kept is only one of them
+    # the call the linker kept is only one of them; each is what the user gave `plan`
     page = page_with_message(form, "form", "{name} must be a list")
-    assert not any("`form.plan`" in s.text for s in page.solutions)
+    assert any(
+        s.text.startswith(
+            "Pass `first` or `second` to `form.plan` as a `list`: each reaches `check_list` "
+            "as `value`, which raises at line 70 for any other value"
+        )
+        for s in page.solutions
+    )
 
 
 SPREAD = {
@@ -302,3 +306,112 @@ def test_items_of_a_value_not_itself_checked_are_not_said(bag: Store) -> None:
     # item of it)" would say the value itself reaches the check
     page = page_with_message(bag, "bag", "A size cannot be negative")
     assert not any("`bag.Sizes`" in s.text for s in page.solutions)
+
+
+BODY = {
+    "body/__init__.py": "from body.api import Reply, Send, both, close, toggle_text, toggles\n",
+    "body/_encode.py": """
+        def encode(content):
+            if isinstance(content, (bytes, str)):
+                return content
+            elif hasattr(content, "__iter__") and not isinstance(content, dict):
+                return b"".join(content)
+            raise TypeError(f"Unexpected type for content: {type(content)!r}")
+
+
+        def encode_send(content=None, data=None):
+            if data is not None and not isinstance(data, dict):
+                return encode(data)
+            if content is not None:
+                return encode(content)
+            return b""
+
+
+        def encode_reply(content=None, text=None):
+            if content is not None:
+                return encode(content)
+            return text.encode()
+
+
+        def check_name(name):
+            if not name.isidentifier():
+                raise ValueError(f"Not an identifier: {name!r}")
+
+
+        def check_all(first, second):
+            check_name(first)
+            check_name(second.strip())
+
+
+        def check_flag(flag):
+            if not isinstance(flag, bool):
+                raise TypeError("A flag must be a bool")
+
+
+        def parse_flag(text):
+            check_flag(text == "on" or None)
+        """,
+    "body/api.py": """
+        from body._encode import check_all, check_flag, encode_reply, encode_send, parse_flag
+
+
+        class Send:
+            def __init__(self, content=None, data=None):
+                self.body = encode_send(content=content, data=data)
+
+
+        class Reply:
+            def __init__(self, content=None, text=None):
+                self.body = encode_reply(content, text)
+
+
+        def both(first, second):
+            return check_all(first, second)
+
+
+        def toggles(first, second):
+            check_flag(first)
+            check_flag(second)
+
+
+        def toggle_text(text):
+            parse_flag(text)
+
+
+        def close():
+            raise NotImplementedError("closing is not supported")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def body(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("body"), "body", BODY)
+
+
+def test_each_argument_a_helper_hands_on_to_the_check_names_its_public_calls(
+    body: Store,
+) -> None:
+    # `encode_send` hands `encode` its `data` and, in another call, its `content`; `Send`
+    # and `Reply` take `content`, `Send` alone `data`: each is the user's
+    page = page_with_message(body, "body", "Unexpected type for content")
+    assert page.solutions[0].text.startswith(
+        "Change the argument `content` you pass to `body.Send` or `body.Reply`, or `data` "
+        "you pass to `body.Send`: each reaches `encode` as `content`, and the check at line "
+    )
+
+
+def test_no_public_call_is_named_where_a_caller_also_gives_the_check_a_value_it_computed(
+    body: Store,
+) -> None:
+    # `check_all` hands `check_name` its `first` as it is and its `second` stripped: what
+    # the user wrote in `second` is not the value checked
+    page = page_with_message(body, "body", "Not an identifier")
+    assert not any("`body.both`" in s.text for s in page.solutions)
+
+
+def test_no_arguments_are_named_where_another_chain_reaches_the_check(body: Store) -> None:
+    # `toggles` hands `check_flag` its `first` and its `second`, but `parse_flag` hands it a
+    # value it computed: naming the two would say the check is of them alone
+    page = page_with_message(body, "body", "A flag must be a bool")
+    assert not any("`body.toggles`" in s.text for s in page.solutions)

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 import pytest
 from explain_samples import indexed_package, page_with_message
 
+from errdex.explain import build_page
+from errdex.facts import SiteKind
 from errdex.store import Store
 
 CB = {
@@ -217,3 +219,48 @@ def test_an_earlier_check_that_passes_while_unset_proves_nothing(cb: Store) -> N
     page = page_with_message(cb, "cb", "items never filled")
     assert page.solutions[0].text.startswith("Make your `app`")
     assert "call `fill`" in page.solutions[0].text
+
+
+REPORTED = {
+    "rep/__init__.py": "from rep.transports import Transport\n",
+    "rep/transports.py": """
+        class Transport:
+            def __init__(self, app, raise_app_exceptions=True):
+                self.app = app
+                self.raise_app_exceptions = raise_app_exceptions
+
+            def handle(self, request):
+                seen_status = None
+                seen_exc_info = None
+
+                def start_response(status, exc_info=None):
+                    nonlocal seen_status, seen_exc_info
+                    seen_status = status
+                    seen_exc_info = exc_info
+
+                result = self.app(request, start_response)
+                assert seen_status is not None, "app never started the response"
+                if seen_exc_info and seen_exc_info[0] and self.raise_app_exceptions:
+                    raise seen_exc_info[1]
+                return result
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def rep(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("rep"), "rep", REPORTED)
+
+
+def test_the_exception_the_callable_passed_raised_again(rep: Store) -> None:
+    # the app reports its own failure as `exc_info`, which the method raises: the way out
+    # is in what failed in the app (the object's own switch in the test is said, not asked)
+    (site,) = [s for s in rep.list_sites("rep") if s.site.kind == SiteKind.RAISE]
+    page = build_page(rep, site.id)
+    assert page.solutions[0].text == (
+        "Fix the failure your `app` (the `app` you give `rep.Transport`) reports to "
+        "`start_response`, the function this method hands it at line 16: `start_response` "
+        "keeps what it is passed as `seen_exc_info` at line 14, and the method raises the "
+        "exception in it when `seen_exc_info` is set (not empty, zero or None) and "
+        "`seen_exc_info[0]` and `self.raise_app_exceptions` is set (not empty, zero or None)."
+    )

@@ -62,6 +62,10 @@ class Entry(NamedTuple):
     # the containers (`tuple`, `list`) whose items reach the check alike, where the argument
     # (or its part) is one of them (`for item in value` beside the value itself)
     kinds: tuple[str, ...] = ()
+    # other arguments that reach the check alike, each with the calls taking it, where a
+    # helper hands it on from several of its own (`encode_content(data)`, then
+    # `encode_content(content)`): `data` of `httpx.Request` beside `content`
+    also: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def named(self) -> str:
         """The calls as a page writes them: "`httpx.AsyncClient` or `httpx.Client`"."""

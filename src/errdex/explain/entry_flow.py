@@ -14,9 +14,14 @@ and, where it is a list or tuple, item by item (`if isinstance(value, (tuple, li
 item in value: f(item)`, else `f(value)`) is handed on as the value, its items alike (the
 page says both); at the first level where
 chains reach public calls, those calls are the entries when they all take it as one
-argument, handed one way (at most two named: the shortest paths). A value changed on the
-way (a call's result, an expression, a parse) stops its chain: the check then says
-nothing of what the user passed there.
+argument, handed one way (at most two named: the shortest paths). A caller that hands the
+check a few of its own arguments, each as it is, in calls of its own (`encode_content(data)`,
+then `encode_content(content)`), has each followed alike, and the page names each argument
+with its public calls (`content` of `httpx.Request` or `httpx.Response`, or `data` of
+`httpx.Request`); public calls taking the value as different plain arguments are named the
+same way. A value changed on the way (a call's result, an expression, a parse) stops its
+chain, and a caller that hands the check such a value beside the one followed stops the
+walk: which of them the user gave is not known.
 """
 
 from __future__ import annotations
@@ -25,12 +30,13 @@ import ast
 import functools
 
 from errdex.ast_walk import walk
-from errdex.explain.call_binding import positional_index
+from errdex.explain.call_binding import given_argument, positional_index
 from errdex.explain.context import Entry
 from errdex.explain.entry_args import exported_entry, linked_export
 from errdex.explain.entry_input import (
     call_values,
     caller_public_path,
+    calls_at,
     other_values,
     reassigned,
 )
@@ -47,6 +53,7 @@ KEY, VALUE, ELEMENT = "key", "value", "element"
 # the containers a value may be spread over item by item, each item then checked alike
 _SEQUENCES = frozenset({"list", "tuple", "set", "frozenset"})
 _MAX_ENTRIES = 2  # public calls named for one value: past them, the page names the nearest two
+_MAX_ARGUMENTS = 3  # arguments named for one value, where a helper hands on several
 _CALLED_DUNDERS = frozenset({"__init__", "__post_init__", "__call__"})
 
 
@@ -76,14 +83,18 @@ def flow_entry(
     level: list[tuple[str, str, int, str, tuple[str, ...]]] = [
         (f"{chosen.module}.{chosen.site.function}", param, position, "", ())
     ]
-    ends: dict[str, tuple[str, str, tuple[str, ...]]] = {}  # public call → argument, how, kinds
+    # (public call, its argument) → how, kinds
+    ends: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {}
     seen: set[tuple[str, str]] = set()
+    dropped = False  # a chain left on the way: a value it computed, a part not said
+    following: list[tuple[str, str, int, str, tuple[str, ...]]] = []
     for depth in range(1, FLOW_DEPTH + 1):
         following = []
         for dotted, name, at, how, kinds in level:
             for caller in (c for c in callers if c.depth == depth and c.calls == dotted):
                 read = call_values(store, chosen, caller, dotted, (name, at), caught, parsed)
                 if read is None:
+                    dropped = True
                     continue
                 handed = handed_on(read[0], read[1], read[2], caller.line)
                 spread: list[tuple[str, ...]] = []
@@ -94,49 +105,97 @@ def flow_entry(
                         handed = handed_on(read[0], read[1], [items[0]], caller.line)
                         spread.append(items[1])
                 if handed is None:
+                    dropped = True
                     continue  # a literal of the package's own, or a value it computed
+                arguments = [handed[0]]
                 if other_values(
                     read[0],
                     dotted,
                     (name, at),
                     functools.partial(_handed_alike, read[0], read[1], handed, spread),
                 ):
-                    return None  # it calls the function again with another value: which?
+                    # it calls the function again with another value: each of its own
+                    # arguments it hands on so is followed alike; anything else, which?
+                    several = _own_arguments(read[0], read[1], dotted, (name, at))
+                    if several is None or how or kinds or handed[1] or any(spread):
+                        return None
+                    arguments = several
                 argument, hop = handed
                 if how and hop:
+                    dropped = True
                     continue  # a key of an element: not said
                 spreads = {k for k in spread if k}
                 if spreads and (kinds or len(spreads) > 1 or () not in spread):
+                    dropped = True
                     continue  # spread twice, over two kinds, or the value itself not checked
                 here = next(iter(spreads)) if spreads else kinds
                 way = how or hop
                 last = caller.function.rpartition(".")[2]
                 if last.startswith("__") and last not in _CALLED_DUNDERS:
+                    dropped = True
                     continue  # a protocol's method (`__iter__`): Python calls it, not a user
                 public = (
                     exported_entry(store, chosen, caller.file, caller.function)
                     or linked_export(chosen, caller)
                     or caller_public_path(store, chosen, caller)
                 )
-                if public is not None:
-                    ends.setdefault(public, (argument, way, here))
-                    continue
                 target = f"{module_name(caller.file)[0]}.{caller.function}"
-                if (target, argument) not in seen:
-                    seen.add((target, argument))
-                    at_next = positional_index(read[0], argument)
-                    following.append((target, argument, at_next, way, here))
+                for argument in arguments:
+                    if public is not None:
+                        ends.setdefault((public, argument), (way, here))
+                    elif (target, argument) not in seen:
+                        seen.add((target, argument))
+                        at_next = positional_index(read[0], argument)
+                        following.append((target, argument, at_next, way, here))
         if ends:
             break
         level = following
         if not level:
             break
-    if not ends:
-        return None
-    if len(set(ends.values())) > 1:
-        return None  # public calls taking it as different arguments: which is the user's?
-    argument, how, kinds = next(iter(ends.values()))
-    return Entry(tuple(sorted(ends, key=_shorter)[:_MAX_ENTRIES]), argument, how, kinds)
+    return _entry(ends, param, whole=not dropped and not following)
+
+
+def _entry(
+    ends: dict[tuple[str, str], tuple[str, tuple[str, ...]]], param: str, whole: bool
+) -> Entry | None:
+    """The entry of the public calls reached, each with the argument taking the value: one
+    argument (the calls nearest the check), or a few plain ones, each with its calls, the
+    argument named as the checked parameter first, then the one most calls take. Several
+    arguments are named only from a `whole` walk, every chain ending at a public call at
+    that level: a helper many arguments reach (`check(q, name="q")`) would otherwise be
+    said of a few of them, and the one the user's message names may be another."""
+    if not ends or len(set(ends.values())) > 1:
+        return None  # none, or handed on different ways: which is the user's?
+    how, kinds = next(iter(ends.values()))
+    taking: dict[str, list[str]] = {}
+    for public, argument in ends:
+        taking.setdefault(argument, []).append(public)
+    if len(taking) > 1 and (how or kinds or len(taking) > _MAX_ARGUMENTS or not whole):
+        return None  # several arguments, each a part of one, or some of them: not said
+    ordered = sorted(taking, key=lambda a: (a != param, -len(taking[a]), a))
+    groups = [(a, tuple(sorted(taking[a], key=_shorter)[:_MAX_ENTRIES])) for a in ordered]
+    (argument, calls), also = groups[0], tuple(groups[1:])
+    return Entry(calls, argument, how, kinds, also)
+
+
+def _own_arguments(
+    function: ast.FunctionDef, own: list[str], callee: str, parameter: tuple[str, int]
+) -> list[str] | None:
+    """The function's own arguments its calls of `callee` (anywhere in it) give the
+    parameter, each as it is (`encode_content(data)`, `encode_content(content)`), in their
+    order; None when a call gives it anything else (an item, a value it computed) or more
+    than a few do. A literal is the package's own, not a user's value."""
+    found: list[str] = []
+    for call in calls_at(function, None, callee):
+        value = given_argument(call, *parameter)
+        if value is None or isinstance(value, ast.Constant):
+            continue
+        handed = handed_on(function, own, [value], call.lineno)
+        if handed is None or handed[1]:
+            return None
+        if handed[0] not in found:
+            found.append(handed[0])
+    return found if 1 < len(found) <= _MAX_ARGUMENTS else None
 
 
 def _handed_alike(

@@ -61,7 +61,7 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
             )
         return Solution(
             text=(
-                f"Pass {code(entry.argument)} to {entry.named()} as {text}{_items(entry)}: it "
+                f"Pass {_arguments(entry, 'to')} as {text}{_items(entry)}: {_it(entry)} "
                 f"reaches {reach} for any other value{said}."
             ),
             condition=check.text,
@@ -74,10 +74,27 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
         change = f"Change {_part(entry)}: each reaches {code(callee)} as {code(read[0])}"
     else:
         change = (
-            f"Change the argument {code(entry.argument)} you pass to {entry.named()}"
-            f"{_items(entry)}: it reaches {code(callee)} as {code(read[0])}"
+            f"Change the argument {_arguments(entry, 'you pass to')}"
+            f"{_items(entry)}: {_it(entry)} reaches {code(callee)} as {code(read[0])}"
         )
     return checked_change(change, on_it, check, said)
+
+
+def _arguments(entry: Entry, passed: str) -> str:
+    """ "`content` you pass to `httpx.Request` or `httpx.Response`, or `data` you pass to
+    `httpx.Request`" (`passed` between each argument and its calls); arguments the same
+    calls take are named together: "`k_scale` or `q_scale` you pass to `f`"."""
+    groups = [(entry.argument, entry.calls), *entry.also]
+    if len({calls for _, calls in groups}) == 1:
+        return f"{listed([code(a) for a, _ in groups], 'or')} {passed} {entry.named()}"
+    # a comma between the groups: each group's calls are joined by "or" already
+    return ", or ".join(
+        f"{code(a)} {passed} {listed([code(c) for c in calls], 'or')}" for a, calls in groups
+    )
+
+
+def _it(entry: Entry) -> str:
+    return "each" if entry.also else "it"
 
 
 def _items(entry: Entry) -> str:

@@ -12,7 +12,12 @@ what the callable did:
   that line sits under in the handed function);
 - inside the handed function, a test of its own arguments or of what an earlier call of it
   set (`assert not response_started` under `message["type"] == "http.response.start"`): the
-  callable passed what the check refuses. The way out is what it passes.
+  callable passed what the check refuses. The way out is what it passes; where the site
+  raises what the callable passed (`raise seen_exc_info[1]`: a WSGI app reports its own
+  failure as `exc_info`), the way out is that failure, in the user's callable.
+
+The object's own attributes in the test (`self.raise_app_exceptions`) are its settings: said
+with the test, never asked of the callable.
 
 Either way the check is of the user's code, not of the program's own state. Offered for a
 class the package hands to users (its public path read from the index), whose constructor
@@ -86,6 +91,7 @@ def handed_callback(store: Store, chosen: StoredSite, facts: Facts) -> HandedCal
         path = store.public_path_of(chosen.version_id, owner)
         if path is None:
             return None
+        raised = parse_expression(site.exception or "")
         return HandedCallback(
             owner=path,
             argument=argument,
@@ -95,6 +101,12 @@ def handed_callback(store: Store, chosen: StoredSite, facts: Facts) -> HandedCal
             sets=found,
             condition=condition,
             passed=bool(after and after[1]),
+            raised=bool(
+                after
+                and after[1]
+                and raised is not None
+                and names_read(raised) & {local for local, _, _ in found}
+            ),
         )
     return None
 
@@ -120,10 +132,16 @@ def handed_solution(facts: Facts) -> Solution | None:
         )
     elif found.passed:
         local, line, _ = found.sets[0]
+        handed = (
+            f"{code(found.handed)}, the function this method hands it at line {found.call_line}"
+        )
         text = (
-            f"Change what {yours} passes to {code(found.handed)}, the function this method "
-            f"hands it at line {found.call_line}: {code(found.handed)} sets {code(local)} "
-            f"from its arguments at line {line}, and the check at line "
+            f"Fix the failure {yours} reports to {handed}: {code(found.handed)} keeps what it "
+            f"is passed as {code(local)} at line {line}, and the method raises the exception "
+            f"in it when {when}."
+            if found.raised
+            else f"Change what {yours} passes to {handed}: {code(found.handed)} sets "
+            f"{code(local)} from its arguments at line {line}, and the check at line "
             f"{found.condition.line} fails when {when}."
         )
     else:
@@ -297,7 +315,9 @@ def _after(
     node = parse_expression(condition.text)
     if node is None:
         return None
-    read = names_read(node)
+    # the object's own attributes (`self.raise_app_exceptions`) are its settings, not what
+    # the callable did: the test is said whole, and needs a local the callable set besides
+    read = names_read(node) - {"self"}
     if not read:
         return None
     nonlocal_names = _nonlocals(handed)

@@ -22,3 +22,6 @@ class HandedCallback:
     # after the call, the line setting the local surely ran (an earlier check fails when it
     # did not): the check fails on what the callable passed, which that line keeps
     passed: bool = False
+    # the site raises what the callable passed (`raise seen_exc_info[1]`, an exception it
+    # handed back to report its own failure): the way out is in what failed there
+    raised: bool = False

@@ -253,7 +253,9 @@ def _entry(
     if not packed:
         params = [p for p in facts.read.params if p not in ("self", "cls")]
         found = entry_of(store, chosen, facts, params, mapping)
-        return found if found is None or not found.how else None  # a mapping in a mapping
+        if found is None or found.how or found.also:
+            return None  # a mapping in a mapping, or several arguments
+        return found
     target = f"{chosen.module}.{chosen.site.function}"
     for depth in range(1, MAX_DEPTH + 1):
         passing = None
