@@ -74,6 +74,11 @@ CALLS = {
             return name, metadata
 
 
+        def _check_args(v):
+            if v is not None:
+                raise TypeError(f"{2} positional arguments expected but {2 + len(v)} given")
+
+
         def _check_none(*args):
             if args:
                 raise TypeError("reset() takes no arguments")
@@ -925,6 +930,12 @@ def test_too_few_positional_arguments_named_by_the_message(calls: Store) -> None
     # "takes no arguments" is too many, not too few
     page = page_in_function(calls, "calls", "_check_none")
     assert not any("fewer arguments" in s.text for s in page.solutions)
+
+
+def test_positional_arguments_expected_but_more_given_is_too_many(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "_check_args")
+    assert page.solutions[0].text.startswith("Change the call in your own code")
+    assert "more arguments by position than the function takes" in page.solutions[0].text
 
 
 def test_a_pop_made_more_often_than_its_push_is_paired_with_one(calls: Store) -> None:

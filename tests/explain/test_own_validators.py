@@ -52,6 +52,38 @@ RECORDS = {
                     except ValueError as exc:
                         raise RecordError(f"a validator refused: {exc}")
                 self.__dict__.update(values)
+
+
+        class Form:
+            __fields__ = {}
+
+            def __setattr__(self, name, value):
+                field = self.__fields__.get(name)
+                if field:
+                    value, error_ = field.validate(value, dict(self.__dict__), loc=name)
+                    if error_:
+                        raise RecordError(f"the field refused the value: {error_}")
+                self.__dict__[name] = value
+
+
+        def _checked_setattr(self, name, value):
+            field = self.__fields__.get(name)
+            value, problem = field.validate(value, {}, loc=name)
+            if problem:
+                raise RecordError(f"the checked field refused: {problem}")
+            object.__setattr__(self, name, value)
+
+
+        def _loose_setattr(self, name, value):
+            field = self.__fields__.get(name)
+            value, problem = field.validate(value, {}, loc=name)
+            if problem:
+                raise RecordError(f"the loose field refused: {problem}")
+
+
+        def checked(cls):
+            setattr(cls, '__setattr__', _checked_setattr)
+            return cls
         """,
 }
 
@@ -83,3 +115,26 @@ def test_a_raise_in_the_handler_around_a_validator_s_call_names_the_assignment(
     page = page_with_message(records, "records", "a validator refused")
     assert page.solutions[0].text.startswith("Assign a value your class's own validators accept")
     assert "`self.__before_validators__`" in page.solutions[0].text
+
+
+def test_the_field_s_own_validation_on_assignment_names_a_value_it_accepts(
+    records: Store,
+) -> None:
+    page = page_with_message(records, "records", "the field refused the value")
+    assert page.solutions[0].text.startswith(
+        "Assign the field a value its declared type and its validators accept: on "
+        "assignment `Form.__setattr__` validates the new value with `field.validate(...)`"
+    )
+
+
+def test_a_module_function_set_as_the_class_s_setattr_is_read_so(records: Store) -> None:
+    page = page_with_message(records, "records", "the checked field refused")
+    assert page.solutions[0].text.startswith(
+        "Assign the field a value its declared type and its validators accept: on "
+        "assignment `_checked_setattr`, set as the class's `__setattr__`,"
+    )
+
+
+def test_a_module_function_no_class_is_given_as_setattr_is_not(records: Store) -> None:
+    page = page_with_message(records, "records", "the loose field refused")
+    assert not any(o.startswith("Assign the field") for o in offered(page))

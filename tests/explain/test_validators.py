@@ -15,8 +15,10 @@ FILES = {
     "forms/__init__.py": """
         from forms.checks import multiple_of_validator, constant_validator, scale, Order
         from forms.checks import FutureDay, PastDay, tagged_validator, ChatRequest
+        from forms.checks import nothing_validator, finite_validator, distinct_validator
         """,
     "forms/checks.py": """
+        import math
         from datetime import date
         from typing import TYPE_CHECKING
 
@@ -33,6 +35,27 @@ FILES = {
             if v != field.default:
                 raise ValueError("not the constant")
             return v
+
+
+        def finite_validator(v, allow_nan):
+            if allow_nan is False and (math.isnan(v) or math.isinf(v)):
+                raise ValueError("not a finite number")
+            return v
+
+
+        def distinct_validator(v):
+            if v is None:
+                return v
+            for i, value in enumerate(v, start=1):
+                if value in v[i:]:
+                    raise ValueError("a repeated item")
+            return v
+
+
+        def nothing_validator(v):
+            if v is None:
+                return v
+            raise ValueError("only None")
 
 
         def tagged_validator(v, step):
@@ -124,6 +147,25 @@ def test_a_validator_speaks_of_the_value_and_the_fields_constraint(forms: Store)
         "`multiple_of`."
     )
     assert "argument `x`" not in text
+
+
+def test_a_validator_letting_only_none_by_asks_for_none(forms: Store) -> None:
+    assert first(forms, "nothing_validator").startswith(
+        "In the data you validate, give the field a value that is None."
+    )
+
+
+def test_none_let_by_before_a_check_is_no_way_out_of_the_check(forms: Store) -> None:
+    text = first(forms, "distinct_validator")
+    assert text.startswith("In the data you validate, give the field another value:")
+    assert "that is None" not in text
+
+
+def test_a_value_not_nan_or_infinite_is_a_finite_number(forms: Store) -> None:
+    assert first(forms, "finite_validator").startswith(
+        "In the data you validate, give the field a value that is a finite number (not `nan` "
+        "or an infinity)."
+    )
 
 
 def test_a_field_attribute_is_the_fields_own(forms: Store) -> None:

@@ -42,6 +42,12 @@ _SHAPES = (
         "ones by keyword, or drop them",
     ),
     (
+        # pydantic's "2 positional arguments expected but 3 given"
+        re.compile(r"\bpositional arguments? expected,? but [^.;]{1,40}? given", re.I),
+        "it passes more arguments by position than the function takes: pass the extra "
+        "ones by keyword, or drop them",
+    ),
+    (
         # SQLAlchemy's "Table() takes at least two positional-only arguments 'name' and
         # 'metadata'": fewer given by position than it requires
         re.compile(

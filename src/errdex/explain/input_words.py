@@ -50,6 +50,10 @@ def what_to_pass(
     names the keywords whose value the message refuses (`refused_keywords`): only of those
     is a switch's other value a way out."""
     defaults = defaults or {}
+    finite = _not_finite(node)
+    if finite is not None:
+        target = _described(finite, described)
+        return Instead(f"Pass {target} as {FINITE}.") if target is not None else None
     if isinstance(node, ast.BoolOp):
         return _missing_keys(node, described) if isinstance(node.op, ast.And) else None
     negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
@@ -186,6 +190,33 @@ def what_to_pass(
 
 
 _UNKNOWN = object()
+# A number `math.isfinite` accepts, in words.
+FINITE = "a finite number (not `nan` or an infinity)"
+
+
+def _not_finite(node: ast.expr) -> ast.expr | None:
+    """The value a test fails for not being a finite number: `not math.isfinite(x)`,
+    `math.isinf(x)`, `math.isnan(x) or math.isinf(x)` (each part on the same `x`); else
+    None. (`math.isnan(x)` alone lets an infinity by: no "finite" way out of it alone.)"""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return _math_of(node.operand, "isfinite")
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        parts = [_math_of(v, "isnan") or _math_of(v, "isinf") for v in node.values]
+        shown = {ast.unparse(p) for p in parts if p is not None}
+        if None in parts or len(shown) != 1:
+            return None
+        return parts[0]
+    return _math_of(node, "isinf")
+
+
+def _math_of(node: ast.expr, name: str) -> ast.expr | None:
+    """`x` of `math.<name>(x)`; else None."""
+    if not isinstance(node, ast.Call) or len(node.args) != 1 or node.keywords:
+        return None
+    called = dotted_name(node.func)
+    return node.args[0] if called == f"math.{name}" else None
+
+
 # What a message says of a value it refuses outright.
 _REFUSES = re.compile(
     r"\b(?:(?:no\s+longer|not)\s+(?:supported|allowed|permitted)|unsupported|deprecated|"

@@ -9,11 +9,18 @@ is a value those validators accept (or a change of the validator that refuses it
 site in a `__setattr__` whose raise is in the handler of a `try` around a call of the loop's
 variable, over an attribute of `self` (or `self.__class__`) named for validators, or raises
 the list such a handler appends to.
+
+The field's own validation on assignment is the same way out: `value, error_ =
+known_field.validate(value, ...)` then `if error_: raise ValidationError([error_], ...)` in a
+`__setattr__` (or a function of `(self, name, value)` named for it, which a dataclass is given
+as its `__setattr__`) raises what validating the assigned value against the field's type and
+validators returned: the way out is a value the field accepts.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
@@ -29,10 +36,13 @@ def own_validators_solution(facts: Facts) -> Solution | None:
     site = facts.stored.site
     owner, _, member = site.function.rpartition(".")
     if member != "__setattr__" or not owner or "." in owner:
-        return None
+        return _field_refused(facts) if not owner else None
     function = facts.site_function()
     if function is None:
         return None
+    refused = _field_refused(facts)
+    if refused is not None:
+        return refused
     raised = next(
         (
             n
@@ -60,6 +70,78 @@ def own_validators_solution(facts: Facts) -> Solution | None:
                 if inside or held & _appended(handler):
                     return _solution(owner, source)
     return None
+
+
+def _field_refused(facts: Facts) -> Solution | None:
+    """ "Assign the field a value it accepts …" for a raise, in a `__setattr__` or a module's
+    function of `(self, name, value)` named for one, under a test of what validating the
+    assigned value returned (`value, error_ = field.validate(value, ...)`, `if error_:`)."""
+    site = facts.stored.site
+    owner, _, member = site.function.rpartition(".")
+    if "setattr" not in member or "<locals>" in owner:
+        return None
+    text = facts.source_text or ""
+    if member != "__setattr__" and re.search(rf"__setattr__\W+{member}\b", text) is None:
+        return None  # a function of the module no class is handed as its `__setattr__`
+    function = facts.site_function()
+    if function is None:
+        return None
+    params = [a.arg for a in function.args.args]
+    if len(params) != 3 or params[0] != "self" or function.args.vararg or function.args.kwarg:
+        return None
+    assigned = params[2]
+    for test in walk(function):
+        if not isinstance(test, ast.If) or not isinstance(test.test, ast.Name):
+            continue
+        raise_here = any(
+            isinstance(n, ast.Raise) and n.lineno <= site.line <= (n.end_lineno or n.lineno)
+            for part in test.body
+            for n in walk(part)
+        )
+        if not raise_here:
+            continue
+        validated = _validated_by(function, test.test.id, assigned)
+        if validated is not None:
+            return _field_solution(site.function, member != "__setattr__", validated)
+    return None
+
+
+def _validated_by(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, error: str, value: str
+) -> ast.Call | None:
+    """The call `x.validate(value, ...)` whose result's last item is unpacked into `error`
+    (`value, error_ = known_field.validate(value, ...)`); else None."""
+    for node in walk(function):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        target, call = node.targets[0], node.value
+        if not isinstance(target, ast.Tuple) or not target.elts:
+            continue
+        last = target.elts[-1]
+        if not isinstance(last, ast.Name) or last.id != error:
+            continue
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "validate"
+            and call.args
+            and isinstance(call.args[0], ast.Name)
+            and call.args[0].id == value
+        ):
+            return call
+    return None
+
+
+def _field_solution(function: str, handed: bool, call: ast.Call) -> Solution:
+    shown = ast.unparse(call.func)
+    runs = f"{code(function)}, set as the class's `__setattr__`," if handed else code(function)
+    text = (
+        "Assign the field a value its declared type and its validators accept: on "
+        f"assignment {runs} validates the new value with {code(shown + '(...)')} "
+        f"(line {call.lineno}) and raises what that returns as this error; its message names "
+        "the field and what it refused."
+    )
+    return Solution(text=text, kind="input")
 
 
 def _validators(node: ast.expr) -> str | None:

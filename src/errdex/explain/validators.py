@@ -82,10 +82,12 @@ _AFTER_VALUE = (
     (" as a multiple of ", " that is a multiple of "),
     (" as a divisor of ", " that is a divisor of "),
     (" as an instance of ", " that is an instance of "),
+    (" as a finite number ", " that is a finite number "),
     (" as one of ", " that is one of "),
 )
 # "Pass a non-empty (true) value for X": the same after "a value".
-_FOR_SUBJECT = {"a non-empty (true) value": " that is not empty"}
+_ONLY_NONE = " that is None"
+_FOR_SUBJECT = {"a non-empty (true) value": " that is not empty", "None": _ONLY_NONE}
 
 
 @dataclass(frozen=True)
@@ -554,6 +556,10 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
         if said is None:  # `not in CompilationMode.__members__`: the names the enum lists
             wide = with_members(expanded(condition, facts), facts)
             said = _said(wide, found, constants, facts)
+        if said == _ONLY_NONE and not only:
+            # `if v is None: return v` before the checks of a value: None skips them, no
+            # way out of a check on the value given (only when nothing else is tested)
+            continue
         if said is not None and condition in kept:
             said = _with_other_shortcuts(said, kept, found, constants, facts)
         if said is not None:
