@@ -26,6 +26,9 @@ from errdex.store import Store
         ("Offload requires ROCm 7.1+.", ("ROCm", "7.1")),
         ("Q8 requires CUDA Toolkit {(12, 9)[0]}.{(12, 9)[1]} or newer", ("CUDA Toolkit", "12.9")),
         ("Please upgrade to MariaDB 10.2.9 or greater", ("MariaDB", "10.2.9")),
+        # the versions it supports, from the least on: after "version" a whole number too
+        ("cx_Oracle version 8 and above are supported", ("cx_Oracle", "8")),
+        ("oracledb version {self._min} and above are supported", ("oracledb", "{self._min}")),
     ],
 )
 def test_the_name_and_least_version_a_sentence_requires(
@@ -49,6 +52,9 @@ def test_the_name_and_least_version_a_sentence_requires(
         "requires local TP >= remote TP",
         # the need of the package the sentence before names
         "It needs NCCL 2.30.5 or newer.",
+        # a count supported, not a release; a server's version the dialect reads
+        "bound 5 and above is supported",
+        "the X dialect supports server version info 5.0.2 and above.",
     ],
 )
 def test_no_version_where_the_sentence_requires_more_or_no_release(sentence: str) -> None:
@@ -71,6 +77,13 @@ def test_a_module_the_file_imports_as_written_is_upgraded_with_pip() -> None:
     held = version_solution("transformers", "{required}", "requires transformers>={required}", "")
     assert "`pip install --upgrade 'transformers>={required}'`" in held.text
     assert held.change is None
+    # a floor the file keeps as a tuple fills in as `(1,)`, which no requirement takes: the
+    # upgrade is asked for without one
+    source = "class D:\n    _min_version = (1,)\n    def f(self):\n        import oracledb\n"
+    said = "oracledb version {self._min_version} and above are supported"
+    bare = version_solution("oracledb", "{self._min_version}", said, source)
+    assert "(`pip install --upgrade oracledb`)" in bare.text
+    assert bare.change is not None and bare.change.target == "pip install --upgrade oracledb"
 
 
 def test_a_library_found_by_a_variable_the_file_reads_names_it() -> None:

@@ -25,7 +25,10 @@ may speak of what the clause before it names: "expected one of ..." after a valu
 by what it is ("unsupported Inkling message role {role!r}"; without such a name the list
 may be the program's own: a shape, a rank it pairs), "a layer may not be referenced by
 both" after "both a and b". "Please verify that the loaded LoRA module is correct" asks the
-user to make it hold: "Make sure that the loaded LoRA module is correct".
+user to make it hold: "Make sure that the loaded LoRA module is correct". A value said not to
+be given ("A column with an Identity object cannot specify autoincrement=False", "X cannot be
+set to True when ...") or named as why a thing is refused ("not available due to
+lazy='raise'") is to be left out (`stated_refusal`).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import re
 from errdex.explain.plain import code
 from errdex.explain.stated_exclusive import exclusive_instruction
 from errdex.explain.stated_limits import INFINITIVE, plain, stated_limit
+from errdex.explain.stated_refusal import refused_value
 from errdex.explain.stated_values import value_rule
 
 # "X can only be set when Y", "X may only be accessed after Y": the subject, the verb, the
@@ -443,7 +447,11 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     match = _REQUIRES_BUILD.search(text)
     if match is not None:
         return f"Install what it requires ({match['what'].strip()})", "environment"
-    return stated_limit(text) or exclusive_instruction(text)
+    limit = stated_limit(text) or exclusive_instruction(text)
+    if limit is not None:
+        return limit
+    refused = refused_value(text)
+    return (refused, "input") if refused is not None else None
 
 
 def given_flags(advice: str | None) -> list[str]:

@@ -2,12 +2,13 @@
 
 "psycopg version 3.0.2 or higher is required", "Proton ... requires Triton >= {minimum}",
 "ncclCommSuspend is not available ... (requires NCCL >= 2.29.7)", "To enable X please update
-your NCCL version to >= 2.27.03": the sentence names what must be newer and from which
-version. It is read only where the requirement is the sentence's whole object (right after
-"requires"/"needs"/"update your", or the subject of "is required"), so a list of needs
-("requires an SM100-class GPU and DeepGEMM >= 2.8", "cuDNN >= 9.17.1 on Blackwell") is left
-alone: upgrading one of them is no way out on its own. A version is a dotted number or a
-placeholder (`{minimum}`), never a bare count ("requires context length >= 1").
+your NCCL version to >= 2.27.03", "cx_Oracle version 8 and above are supported": the sentence
+names what must be newer and from which version. It is read only where the requirement is
+the sentence's whole object (right after "requires"/"needs"/"update your", the subject of "is
+required", or of "and above are supported"), so a list of needs ("requires an SM100-class GPU
+and DeepGEMM >= 2.8", "cuDNN >= 9.17.1 on Blackwell") is left alone: upgrading one of them is
+no way out on its own. A version is a dotted number or a placeholder (`{minimum}`), or a whole
+number right after the word "version", never a bare count ("requires context length >= 1").
 
 On the page: a name the site's file imports as it is written (`psycopg`, `transformers`) is
 a Python distribution, upgraded with pip; any other name (NCCL, CUDA, PyTorch, Triton) is
@@ -44,6 +45,13 @@ _AFTER_VERB = re.compile(
     re.I,
 )
 _SUBJECT = re.compile(rf"^(?:the\s+)?(?:{_FORM})\s+(?:is|are)\s+required\b", re.I)
+# "cx_Oracle version 8 and above are supported": the versions it supports, from the least
+# on (after the word "version" a whole number is one too)
+_SUPPORTED = re.compile(
+    rf"^(?:only\s+)?{_NAME}\s+versions?\s+(?P<version>v?\d+(?:\.\d+)*|\{{[^{{}}]+\}})\s+"
+    r"(?:and|or)\s+(?:above|higher|newer|later|greater)\s+(?:is|are)\s+supported\b",
+    re.I,
+)
 # a need listed beside it: upgrading this one alone is no way out
 _MORE = re.compile(r"^\s*(?:,\s*)?(?:and|or|on|with|plus|together)\b|^\s*,\s*\S+\s+(?:and|or)\b")
 # "It needs NCCL 2.30.5 or newer" after "The backend requires the `nccl-extensions` package":
@@ -67,10 +75,11 @@ def stated_version(sentence: str) -> tuple[str, str] | None:
     text = sentence.strip()
     if _OF_ANOTHER.match(text):
         return None
-    for pattern in (_SUBJECT, _AFTER_VERB):
+    for pattern in (_SUBJECT, _SUPPORTED, _AFTER_VERB):
         for match in pattern.finditer(text):
-            name = match.group("name") or match.group("name2")
-            version = match.group("version") or match.group("version2")
+            found = match.groupdict()
+            name = found["name"] or found.get("name2") or ""
+            version = found["version"] or found.get("version2") or ""
             if name.lower() in _HARDWARE or name.endswith((".", "-")):
                 continue
             if pattern is _AFTER_VERB and _MORE.match(text[match.end() :]):
@@ -104,10 +113,13 @@ def version_solution(name: str, least: str, said: str, source: str | None) -> So
     written = re.search(rf"(?<![\w.-]){re.escape(name)}>=", said) is not None
     distribution = re.fullmatch(r"[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*", name) is not None
     if distribution and (written or (source is not None and _imports(source, name))):
-        requirement = f"{name}>={least}"
+        # a floor the file keeps as a tuple (`_min_version = (1,)`) fills in as `(1,)`, which
+        # no requirement takes: the upgrade is then asked for without one
+        bare = source is not None and _tuple_floor(least, source)
+        requirement = name if bare else f"{name}>={least}"
         command = shlex.join(["pip", "install", "--upgrade", requirement])
         text = f"Upgrade {name} to {least} or newer (`{command}`), {quote}"
-        if "{" in least:
+        if "{" in least and not bare:
             return Solution(text=text, kind="environment")
         change = Change(form="install", target=command)
         return Solution(text=text, kind="environment", change=change, fix=change_fix(change))
@@ -120,6 +132,16 @@ def version_solution(name: str, least: str, said: str, source: str | None) -> So
             f"at a build of {name} {least} or newer, {quote}"
         )
     return Solution(text=text, kind="environment")
+
+
+def _tuple_floor(least: str, source: str) -> bool:
+    """Whether the version is one placeholder (`{self._min_version}`) naming an attribute
+    the file assigns only tuples (`_min_version = (1,)`)."""
+    match = re.fullmatch(r"\{(?:self\.|cls\.)?(?P<attr>[A-Za-z_]\w*)\}", least)
+    if match is None:
+        return False
+    values = re.findall(rf"(?m)^[ \t]*{re.escape(match['attr'])}\s*(?::[^=\n]+)?=\s*(\S)", source)
+    return bool(values) and all(value == "(" for value in values)
 
 
 def _imports(source: str, name: str) -> bool:
