@@ -502,3 +502,127 @@ NAMED = {
                     raise RuntimeError("VocabToolParser could not find the call token")
         """,
 }
+
+# A registry filled at import time with the text of each plugin's module, looked up by a
+# key of a JSON-valued flag (`link.loaded_registry`)
+LOADED = {
+    **_CLI,
+    "serve/args.py": """
+        from dataclasses import dataclass
+
+        from serve.config import TransferConfig
+
+
+        @dataclass
+        class EngineArgs:
+            transfer_config: TransferConfig | None = None
+
+            @staticmethod
+            def add_cli_args(parser):
+                parser.add_argument("--transfer-config")
+                return parser
+        """,
+    "serve/config.py": """
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class TransferConfig:
+            connector: str | None = None
+            role: str = "both"
+        """,
+    "serve/transfer/__init__.py": "",
+    "serve/transfer/factory.py": """
+        import importlib
+
+        from serve.config import TransferConfig
+
+
+        class ConnectorFactory:
+            _registry = {}
+
+            @classmethod
+            def register_connector(cls, name, module_path, class_name):
+                def loader():
+                    return getattr(importlib.import_module(module_path), class_name)
+
+                cls._registry[name] = loader
+
+            @classmethod
+            def get_connector_class(cls, transfer_config: TransferConfig):
+                connector_name = transfer_config.connector
+                if connector_name not in cls._registry:
+                    raise ValueError(f"Unsupported connector: {connector_name}")
+                return cls._registry[connector_name]()
+
+
+        ConnectorFactory.register_connector(
+            "PipeConnector", "serve.transfer.pipe", "PipeConnector"
+        )
+        ConnectorFactory.register_connector(
+            "PipePullConnector", "serve.transfer.pipe", "PipePullConnector"
+        )
+        ConnectorFactory.register_connector(
+            "SharedConnector", "serve.transfer.shared", "SharedConnector"
+        )
+        ConnectorFactory.register_connector(
+            "DiskConnector", "serve.transfer.disk", "DiskConnector"
+        )
+        """,
+    "serve/transfer/pipe/__init__.py": """
+        from serve.transfer.pipe.connector import PipeConnector, PipePullConnector
+        """,
+    "serve/transfer/pipe/connector.py": """
+        from serve.transfer.pipe.worker import PipeWorker
+
+
+        class PipeConnector:
+            def __init__(self, config):
+                self.worker = PipeWorker(config)
+
+
+        class PipePullConnector(PipeConnector):
+            pass
+        """,
+    "serve/transfer/pipe/worker.py": """
+        from serve.transfer.common import block_size
+
+
+        class PipeWorker:
+            def __init__(self, config):
+                if config.device not in ("cuda", "cpu"):
+                    raise RuntimeError(f"Pipe transfers do not support {config.device}")
+                self.engine = config.engine
+
+            def register(self, tensor):
+                try:
+                    self.engine.register(tensor)
+                except Exception as e:
+                    raise RuntimeError(f"Failed to register the tensor: {e}") from e
+        """,
+    "serve/transfer/common.py": """
+        def block_size(config):
+            if config.block_size % 16:
+                raise ValueError("The block size must be a multiple of 16")
+            return config.block_size
+        """,
+    "serve/transfer/shared.py": """
+        from serve.transfer.common import block_size
+
+
+        class SharedConnector:
+            def __init__(self, config):
+                if config.peers > 8:
+                    raise ValueError("Shared transfers take at most 8 peers")
+        """,
+    "serve/transfer/disk.py": """
+        class DiskConnector:
+            def __init__(self, config):
+                if not config.path:
+                    raise ValueError("Disk transfers need a path")
+        """,
+    "serve/offload.py": """
+        def offload_config(config):
+            config.transfer_config.connector = "DiskConnector"
+        """,
+}

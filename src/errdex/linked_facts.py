@@ -221,7 +221,8 @@ class SelectionLink(msgspec.Struct, frozen=True, gc=False):
     kind: KnobKind
     # "choose": set it to one of `others`; "exclude": add `value` to it; "name": `value`
     # names the class in a registry of names, and another registered name or none avoids it
-    how: Literal["choose", "exclude", "name"]
+    # "load": `value` is a name a registry loads the site's module by (`link.loaded_registry`)
+    how: Literal["choose", "exclude", "name", "load"]
     value: str  # the value that picks this code (a member), or the class to take out
     others: tuple[str, ...] = ()  # the values that pick other code, best first
     registry: str | None = None  # the enum member or the list that names the code
@@ -240,6 +241,8 @@ class SelectionLink(msgspec.Struct, frozen=True, gc=False):
     aliases: tuple[str, ...] = ()
     registered: tuple[str, ...] = ()
     along: tuple[str, ...] = ()
+    # "load": the key of the flag's JSON object that holds the name (`kv_connector`)
+    key: str | None = None
 
 
 class RequestLink(msgspec.Struct, frozen=True, gc=False):

@@ -20,6 +20,7 @@ import shlex
 import msgspec
 
 from errdex.ast_walk import walk
+from errdex.explain.loaded_plugin import loaded_context
 from errdex.explain.named_plugin import named_context, named_solution
 from errdex.explain.page import ExampleFix, Solution
 from errdex.explain.picked_value import Taken, ValuePicked
@@ -69,6 +70,8 @@ def selection_solutions(
             if not whole and not takes and not link.given:
                 continue
             link = msgspec.structs.replace(link, others=whole + tuple(takes))
+        if link.how == "load":
+            continue  # after every other way out (`explain.loaded_plugin`)
         if link.how == "name":
             named = named_solution(link, stored)
             if named is not None and all(s.text != named.text for s in out):
@@ -93,6 +96,11 @@ def selection_context(
             continue
         if link.how == "name":
             return named_context(link, stored)
+        if link.how == "load":
+            said = loaded_context(link, stored, offered)
+            if said is not None:
+                return said
+            continue
         if link.how == "choose":
             only, why, avoids = (
                 ("only ", ", which no code picks by itself,", "leaving the setting out or another")

@@ -86,6 +86,7 @@ from errdex.explain.key_checks import key_checked
 from errdex.explain.key_requirement import empties_mapping, key_requirement
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.literal_members import with_members
+from errdex.explain.loaded_plugin import loaded_solutions
 from errdex.explain.made_by import made_by_solution
 from errdex.explain.missing_data import missing_data_solution
 from errdex.explain.mode_switch import hiding_switch
@@ -159,6 +160,8 @@ MAX_SOLUTIONS = 8
 _MAX_VARIANTS = 6
 # Picking other code (another backend) comes after the settings that decide the check.
 _SELECTION_TIER = 5
+# A way out that turns off the code the check is in (`explain.loaded_plugin`): last.
+_AFTER_ALL = 1_000
 # Another machine or interpreter gives up where the user runs the program: after every
 # other way out of its kind (the package to install, the message's own advice, which may
 # name the setting that picked this code: "Use the default --load-format for this
@@ -547,6 +550,9 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(solution, _SELECTION_TIER)
     if not tried_failed and not network_solutions(facts):
         _add_failed_call(found, facts, advised, checked is not None)
+    # code only a setting's registered names load: another name turns it off
+    for solution in loaded_solutions(facts.stored):
+        found.add(solution, rank=_AFTER_ALL)
     found.message_first(*advised_settings(facts))
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from errdex.explain.context import CONTEXT_KINDS, Facts, at_margin, function_span, lines_of
+from errdex.explain.loaded_plugin import loaded_texts
 from errdex.explain.page import BindingView, ConditionView, Knob, Solution, WhyQuote
 from errdex.explain.plain import code
 from errdex.explain.solutions import solutions
@@ -750,7 +751,9 @@ def _comment_of(facts: Facts, binding: BindingView, line: int, names: _Names) ->
 def _settings(facts: Facts, names: _Names) -> list[_Candidate]:
     """What the settings the solutions turn (or else those the site's own conditions name)
     are documented as, and what the code logs where one takes effect."""
-    turning = [s for s in solutions(facts) if s.knob]
+    # a way out that turns off the code the check is in says nothing of why it is there
+    off = loaded_texts(facts.stored)
+    turning = [s for s in solutions(facts) if s.knob and s.text not in off]
     turned = [s.knob for s in turning if s.knob]
     settings = [k for k in facts.knobs if k.kind in (KnobKind.ENV, KnobKind.FLAG)]
     # the settings a solution turns, when any of them says something; else those that

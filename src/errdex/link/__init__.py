@@ -64,7 +64,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "113-kept-dict-keys"
+LINKER_VERSION = "114-loaded-registry"
 
 
 def link_version(
@@ -308,7 +308,7 @@ class _Context:
         self.gates = PathGates(self.callers, self.knobs, names, texts)
         self.named = NamedSettings(files, self.knobs.flags)
         self.passed = PassedArguments(self.callers, self.knobs, AttributeSources(names))
-        self.selection = SelectionIndex(files, names, self.knobs)
+        self.selection = SelectionIndex(files, names, self.knobs, texts)
         self.tests = TestIndex(files)
         # a config file of flags the version's parser reads (`--config` YAML), if any
         self.config_file = next(

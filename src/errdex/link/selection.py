@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 
 import msgspec
 
@@ -29,6 +30,7 @@ from errdex.facts import ChoiceList, FileFacts, KnobKind, NameFilter
 from errdex.lazy_re import lazy_compile
 from errdex.link.keyed_selection import KeyedSelections, class_target
 from errdex.link.knobs import KnobIndex
+from errdex.link.loaded_registry import LoadedRegistries
 from errdex.link.name_registry import NameRegistries
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import KnobLink, SelectionLink
@@ -79,7 +81,13 @@ def _method(class_name: str | None, function: str | None) -> tuple[str, str] | N
 class SelectionIndex:
     """The version's registries, candidate lists and name filters, by the code they pick."""
 
-    def __init__(self, files: list[FileFacts], names: Namespace, knobs: KnobIndex) -> None:
+    def __init__(
+        self,
+        files: list[FileFacts],
+        names: Namespace,
+        knobs: KnobIndex,
+        texts: Mapping[str, bytes] | None = None,
+    ) -> None:
         self._names = names
         self._knobs = knobs
         # module → (enum name, member, the enum's file) for each member naming a class there
@@ -118,6 +126,7 @@ class SelectionIndex:
             self._add_picks(files)
         self._keyed = KeyedSelections(files, names, knobs)
         self._named = NameRegistries(files, names, knobs)
+        self._loaded = LoadedRegistries(files, names, knobs, texts)
 
     def selections(
         self,
@@ -132,6 +141,7 @@ class SelectionIndex:
         backend refuses `alibi_slopes` with its own class name in the message), nor runs the
         site's method itself through a subclass that does not override it."""
         out = self._named.selections(facts, class_name, function)
+        out.extend(self._loaded.selections(facts))
         top = class_name.split(".")[0] if class_name is not None else None
         excluded = self._excluded.get((facts.module, top), []) if top is not None else []
         members = self._members.get(facts.module, [])

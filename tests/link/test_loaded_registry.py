@@ -1,0 +1,83 @@
+"""A registry that loads each plugin's module by its text, looked up by a setting's value:
+the code only those names load runs only when the setting names them."""
+
+from __future__ import annotations
+
+import textwrap
+
+from errdex.extract import extract_file
+from errdex.link import link_version
+from errdex.linked_facts import IndexedSite
+from selection_samples import LOADED
+
+
+def site_of(message: str, package: dict[str, str] = LOADED) -> IndexedSite:
+    texts = {path: textwrap.dedent(text).encode() for path, text in package.items()}
+    facts = [extract_file(path, data) for path, data in texts.items() if path.endswith(".py")]
+    (site,) = [
+        s
+        for s in link_version("serve", facts, texts=texts)
+        if s.site.message is not None and s.site.message.text.startswith(message)
+    ]
+    return site
+
+
+def test_a_module_only_registered_names_load_is_picked_by_the_key_they_are_looked_up_by() -> None:
+    (link,) = site_of("Pipe transfers do not support").selections
+    assert (link.setting, link.key, link.how, link.value, link.aliases) == (
+        "--transfer-config",
+        "connector",
+        "load",
+        "PipeConnector",
+        ("PipePullConnector",),
+    )
+    assert link.registry == "ConnectorFactory.register_connector"
+    assert link.listed == "serve/transfer/factory.py:25-30"
+    assert link.registered == (
+        "PipeConnector",
+        "PipePullConnector",
+        "SharedConnector",
+        "DiskConnector",
+    )
+
+
+def test_code_loaded_otherwise_is_not_picked() -> None:
+    # imported by two registered modules: both names load it
+    (link,) = site_of("The block size must be").selections
+    assert (link.value, link.aliases) == (
+        "PipeConnector",
+        ("PipePullConnector", "SharedConnector"),
+    )
+    # a name the code writes into the setting itself runs without the user naming it
+    assert site_of("Disk transfers need a path").selections == ()
+    # a module another module imports is loaded without the registry
+    imported = {
+        **LOADED,
+        "serve/offload.py": LOADED["serve/offload.py"]
+        + "\n        from serve.transfer.shared import SharedConnector\n",
+    }
+    assert site_of("Shared transfers take at most", imported).selections == ()
+    # the registry looked up by a name no setting decides
+    unset = {
+        **LOADED,
+        "serve/transfer/factory.py": LOADED["serve/transfer/factory.py"].replace(
+            "transfer_config.connector\n", "transfer_config.connector_name()\n"
+        ),
+    }
+    assert site_of("Pipe transfers do not support", unset).selections == ()
+
+
+def test_a_module_a_table_of_module_names_holds_is_not_picked() -> None:
+    # `{"SharedModel": ("shared", "SharedConnector")}` beside it: loaded by that name too
+    tabled = {
+        **LOADED,
+        "serve/transfer/models.py": """
+            _TRANSFER_MODELS = {
+                "SharedModel": ("shared", "SharedConnector"),
+                "OtherModel": ("other", "OtherModel"),
+            }
+            """,
+    }
+    assert site_of("Shared transfers take at most", tabled).selections == ()
+    (link,) = site_of("Shared transfers take at most").selections
+    assert link.value == "SharedConnector"
