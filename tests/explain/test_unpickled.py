@@ -3,11 +3,13 @@ what to fill before pickling (`explain/unpickled.py`)."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator
 
 import pytest
 from explain_samples import indexed_package, page_with_message
 
+from errdex.explain import parse_cache, unpickled
 from errdex.store import Store
 
 STREAMS = {
@@ -104,3 +106,67 @@ def test_a_class_with_work_of_its_own_is_no_stand_in(wire: Store) -> None:
     # of a stand-in whose every method raises, so the version is not scanned for it.
     page = page_with_message(wire, "wire", "the busy stream is gone")
     assert not any("pickle" in s.text for s in page.solutions)
+
+
+PICKLED = textwrap.dedent(
+    """
+    import io
+
+
+    class Large:
+        def first(self):
+            return 1
+
+        def second(self):
+            return 2
+
+
+    class Outer:
+        class Inner:
+            def __setstate__(self, state):
+                self.stream = InnerStand()
+
+        def __setstate__(self, state):
+            self.stream = OuterStand()
+
+
+    def helper():
+        return io.BytesIO()
+
+
+    class Later:
+        def __setstate__(self, state):
+            self.stream = LaterStand()
+    """
+)
+
+
+def test_the_stand_in_scan_parses_only_the_blocks_holding_a_setstate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the whole file is parsed only when a block cannot be cut from its text (SQLAlchemy's
+    # 5,000-line modules were parsed whole for a 10-line `__setstate__`); the classes come
+    # in the order a walk of the whole file meets them (each depth in file order)
+    parse_cache.clear()
+    monkeypatch.setattr(unpickled, "parse_module", _no_whole_parse)
+    found = unpickled._stand_ins(lambda path: PICKLED, ["pkg/io.py"])
+    assert list(found) == ["OuterStand", "LaterStand", "InnerStand"]
+    assert [m.owner for made in found.values() for m in made] == ["Outer", "Later", "Inner"]
+    assert [m.line for made in found.values() for m in made] == [19, 28, 16]
+
+
+def test_a_setstate_outside_a_top_level_block_reads_the_whole_file() -> None:
+    text = PICKLED + textwrap.dedent(
+        """
+        if True:
+            class Hidden:
+                def __setstate__(self, state):
+                    self.stream = HiddenStand()
+        """
+    )
+    found = unpickled._stand_ins(lambda path: text, ["pkg/io.py"])
+    assert list(found) == ["OuterStand", "LaterStand", "InnerStand", "HiddenStand"]
+
+
+def _no_whole_parse(text: str | None) -> None:
+    raise AssertionError("the whole file was parsed")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from errdex.ast_walk import walk
+from errdex.explain.name_scan import margin_class
 from errdex.explain.outline import Keep, top_statements
 from errdex.explain.page import (
     BindingView,
@@ -372,11 +373,11 @@ class Facts:
 
     def _class_text(self, name: str) -> str | None:
         text = self.source_text
-        found = next(at_margin(class_header(name), text), None) if text is not None else None
+        found = class_header_at(text, name) if text is not None else None
         if text is None or found is None:
             return None
-        line, match = found
-        top, end, first = class_span(text, match.start() + (1 if line else 0))
+        line, offset = found
+        top, end, first = class_span(text, offset + (1 if line else 0))
         starts = self.top_starts()
         if not starts or "\r" in text:
             return text
@@ -529,14 +530,22 @@ Block = TypeVar("Block", bound=ast.stmt)
 
 
 def _block_at(
-    text: str | None, span: tuple[int, int] | None, line: int, kind: type[Block]
+    text: str | None,
+    span: tuple[int, int] | None,
+    line: int,
+    kind: type[Block],
+    keep: bool = True,
 ) -> Block | None:
-    """The statement of `kind` on the lines `span` that holds `line`, parsed alone."""
+    """The statement of `kind` on the lines `span` that holds `line`, parsed alone (and kept
+    for the next reader, unless not to `keep`)."""
     if text is None or span is None:
         return None
     start, end = span
 
-    tree = kept_parse(text, ("lines", start, end), lambda: parsed_block(lines_of(text), start, end))
+    def parse() -> tuple[ast.Module | None, int]:
+        return parsed_block(lines_of(text), start, end)
+
+    tree = kept_parse(text, ("lines", start, end), parse) if keep else parse()[0]
     if tree is None or not tree.body or not isinstance(tree.body[0], kind):
         return None
     found = tree.body[0]
@@ -546,7 +555,7 @@ def _block_at(
 _TOP_HEADER = re.compile(r"(?:async\s+def|def|class)\s")
 
 
-def top_block_at(text: str | None, line: int) -> ast.stmt | None:
+def top_block_at(text: str | None, line: int, keep: bool = True) -> ast.stmt | None:
     """The top-level `def` or `class` holding `line`, parsed alone: from the nearest such
     header at the margin above it to the next line at the margin that is not a comment or
     a closing bracket. None when that cannot be told from the text (another line at the
@@ -567,7 +576,7 @@ def top_block_at(text: str | None, line: int) -> ast.stmt | None:
     end = index + 1
     while end < len(lines) and lines[end][:1] in _INSIDE:
         end += 1
-    return _block_at(text, (index, end), line, ast.stmt)
+    return _block_at(text, (index, end), line, ast.stmt, keep)
 
 
 # how a line of a block's body starts: indented, blank, a comment or a closing bracket
@@ -626,17 +635,25 @@ def class_header(name: str) -> str:
 
 
 def _has_class_header(text: str, name: str) -> bool:
-    return next(at_margin(class_header(name), text), None) is not None
+    return class_header_at(text, name) is not None
+
+
+@functools.lru_cache(maxsize=16)
+def class_header_at(text: str, name: str) -> tuple[int, int] | None:
+    """(line, offset) of the first header of a class `name` at the margin of `text`, as
+    `at_margin(class_header(name), text)` finds it first (its line, where its match
+    starts), found once for the rules of a page that ask; None when there is none."""
+    return margin_class(text, name)
 
 
 def top_class_in(text: str | None, name: str) -> ast.ClassDef | None:
     """The top-level class `name` of a file's text, with its decorators, parsed alone
     (`extract.class_source.class_at`); None when absent or when its lines cannot be cut."""
-    found = next(at_margin(class_header(name), text), None) if text is not None else None
+    found = class_header_at(text, name) if text is not None else None
     if text is None or found is None:
         return None
-    line, match = found
-    start = match.start() + (1 if line else 0)  # after the line break
+    line, offset = found
+    start = offset + (1 if line else 0)  # after the line break
 
     def parse() -> tuple[ast.ClassDef | None, int]:
         top, end, _ = class_span(text, start)

@@ -19,12 +19,16 @@ import re
 from errdex.ast_walk import walk
 from errdex.explain.advice import message_advice
 from errdex.explain.context import Facts
+from errdex.explain.name_scan import free_starts
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 _NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
+# what follows a function's name in a call of it, a parameter's in an assignment of a string
+_OPENS_CALL = re.compile(r"\s*\(")
+_ASSIGNS_STRING = re.compile(r"\s*=\s*\(?\s*[rRfFuU]?['\"]")
 _SHOWN = 4  # the sentences quoted; the rest counted
 
 
@@ -44,7 +48,7 @@ def filled_advice_solutions(facts: Facts) -> list[Solution]:
         return []
     name = site.function.rpartition(".")[2]
     text = facts.source_text
-    if re.search(rf"(?<!def )(?<!\w){re.escape(name)}\s*\(", text) is None:
+    if not _called(text, name):
         return []  # no call of the function in its file: no caller here fills it in
     function = facts.site_function()
     if function is None:
@@ -52,9 +56,7 @@ def filled_advice_solutions(facts: Facts) -> list[Solution]:
     arguments = function.args
     params = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
     # a parameter a caller assigns a string literal (`advice = (\n "To ...`), by its text
-    filled = [
-        p for p in sorted(named & params - {"self", "cls"}) if _assigned_string(p).search(text)
-    ]
+    filled = [p for p in sorted(named & params - {"self", "cls"}) if _assigned_string(text, p)]
     tree = facts.source_tree() if filled else None
     if tree is None:
         return []
@@ -70,8 +72,21 @@ def filled_advice_solutions(facts: Facts) -> list[Solution]:
     return out
 
 
-def _assigned_string(param: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![\w.]){re.escape(param)}\s*=\s*\(?\s*[rRfFuU]?['\"]")
+def _called(text: str, name: str) -> bool:
+    r"""Whether `text` calls `name` (not its `def`): `(?<!def )(?<!\w)name\s*\(`."""
+    return any(
+        not text.endswith("def ", 0, at) and _OPENS_CALL.match(text, at + len(name)) is not None
+        for at in free_starts(text, name)
+    )
+
+
+def _assigned_string(text: str, param: str) -> bool:
+    r"""Whether `text` assigns `param` a string literal:
+    `(?<![\w.])param\s*=\s*\(?\s*[rRfFuU]?['"]`."""
+    return any(
+        _ASSIGNS_STRING.match(text, at + len(param)) is not None
+        for at in free_starts(text, param, dotted=True)
+    )
 
 
 def _handed(tree: ast.Module, name: str, param: str) -> list[tuple[str, int]]:

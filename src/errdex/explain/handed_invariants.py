@@ -146,9 +146,10 @@ def _calls_hand_setting(
     """Whether a call `name(...)` / `x.name(...)` of the kept files hands `parameter` (by
     keyword, or at `position`) a value a setting gives (see `_setting_handed`)."""
     called = re.compile(rf"(?<![\w]){re.escape(name)}\(")
+    opened = f"{name}("  # (a search opening with a lookbehind tries every character)
     for path in paths:
         text = file_text(path) if path.endswith(".py") else None
-        if text is None or called.search(text) is None:
+        if text is None or opened not in text or called.search(text) is None:
             continue
         seen: set[int] = set()
         for found in called.finditer(text):

@@ -11,9 +11,9 @@ function parsed alone, and only when its text calls its own name at all).
 from __future__ import annotations
 
 import ast
-import re
 
 from errdex.explain.context import Facts, function_at, function_span, lines_of
+from errdex.explain.name_scan import called_in
 from errdex.explain.page import Solution
 from errdex.facts import BRANCH_KINDS
 
@@ -75,8 +75,7 @@ def _calls_itself(text: str, name: str, line: int) -> bool:
     if span is None:
         return False
     lines = lines_of(text)[span[0] + 1 : span[1]]
-    call = re.compile(rf"(?<![\w]){re.escape(name)}\(")
-    return any(call.search(line) for line in lines)
+    return any(called_in(line, name) for line in lines)
 
 
 def _other_branch(function: ast.FunctionDef, line: int, holds: bool) -> list[ast.stmt] | None:

@@ -19,13 +19,16 @@ import ast
 import re
 
 from errdex.explain.context import Facts, class_in_file
+from errdex.explain.name_scan import spaces_before
 from errdex.explain.page import Solution
 from errdex.explain.plain import code, listed
 from errdex.extract.shapes import self_attribute
+from errdex.extract.textscan import occurrences
 
 __all__ = ["override_hatch_solution", "taking_class"]
 
 # "Unless overridden in a subclass, this raises"; "override this method in a subclass".
+_CLOSES_DEFAULT = re.compile(r"\s*[,)]")  # what follows a default in a signature
 _OVERRIDDEN = re.compile(
     r"\b(?:overridden|override[sd]?(?:\s+(?:it|this(?:\s+method)?))?)\s+(?:in|by)\s+"
     r"(?:a\s+|your\s+)?subclass",
@@ -41,7 +44,7 @@ def override_hatch_solution(facts: Facts) -> Solution | None:
     text = facts.source_text or ""
     if not owner or "." in owner or owner.startswith("_") or method.startswith("_"):
         return None
-    if not _defaulting(owner).search(text) or not _OVERRIDDEN.search(text):
+    if not _defaulting(text, owner) or not _OVERRIDDEN.search(text):
         return None  # what the text says first: most files hold neither
     cls = class_in_file(facts, owner)
     if cls is None:
@@ -126,8 +129,7 @@ def taking_class(facts: Facts, name: str) -> list[tuple[str, str]]:
     """(parameter, `function` or `Class.method`) of the site file's public functions and
     methods that take a class with `name` as the parameter's default
     (`schema_generator=GenerateJsonSchema`, `ShardedSession(query_cls=ShardedQuery)`)."""
-    default = _defaulting(name)
-    tree = facts.top_module(lambda chunk, start, end: default.search(chunk) is not None)
+    tree = facts.top_module(lambda chunk, start, end: _defaulting(chunk, name))
     out: list[tuple[str, str]] = []
     for top in tree.body if tree is not None else []:
         inner = top.body if isinstance(top, ast.ClassDef) else [top]
@@ -141,9 +143,14 @@ def taking_class(facts: Facts, name: str) -> list[tuple[str, str]]:
     return out
 
 
-def _defaulting(name: str) -> re.Pattern[str]:
-    """A parameter's default that is the bare name, as a signature writes it (`= Name,`)."""
-    return re.compile(rf"=\s*{re.escape(name)}\s*[,)]")
+def _defaulting(text: str, name: str) -> bool:
+    r"""Whether `text` gives a parameter the bare name as its default, as a signature writes
+    it (`= Name,`): `=\s*name\s*[,)]`."""
+    return any(
+        _CLOSES_DEFAULT.match(text, at + len(name)) is not None
+        and text[spaces_before(text, at) - 1 : spaces_before(text, at)] == "="
+        for at in occurrences(text, name)
+    )
 
 
 def _defaulting_to(args: ast.arguments, name: str) -> list[str]:

@@ -50,6 +50,7 @@ Reader = Callable[[ast.AST, str], str | None]
 _LEFT_OUT_KEY = re.compile(r"^Leave `'(\w+)'` out of ")
 # A string as Python writes it, between backticks: `'auto'`
 _PYTHON_STRING = re.compile(r"`'([^'`\\]*)'`")
+_ARGUMENT_OF = re.compile(r"the argument `(\w+)` of ")
 # What a value that is given must be; not how the field is used ("set to true when ...",
 # which `stated_requirement` reads as a use).
 _VERBS = frozenset({"be", "have", "contain", "match"})
@@ -174,8 +175,16 @@ def as_handed_request_field(solution: Solution, facts: Facts) -> Solution:
     if solution.kind != "input":
         return solution
     site = facts.stored.site
-    argument = re.search(
-        rf"the argument `(\w+)` of {re.escape(code(site.function))}", solution.text
+    said = code(site.function)
+    # the first "the argument `x` of `function`" (one pattern for every function: none
+    # compiled per page)
+    argument = next(
+        (
+            found
+            for found in _ARGUMENT_OF.finditer(solution.text)
+            if solution.text.startswith(said, found.end())
+        ),
+        None,
     )
     if argument is None:
         return solution
@@ -185,7 +194,7 @@ def as_handed_request_field(solution: Solution, facts: Facts) -> Solution:
     key, validators = handed
     owners = listed([code(v.rpartition(".")[0]) for v in validators], "or")
     body = f"the field {code(key)} of the request you send (its JSON body, such as a {owners})"
-    text = _json_words(solution.text.replace(argument[0], body))
+    text = _json_words(solution.text.replace(argument[0] + said, body))
     text = (
         f"{text} The validator the framework runs on that body ({code(validators[0])}) "
         f"hands the field to {code(site.function)}: the check is of your data, not of a "

@@ -25,6 +25,7 @@ from errdex.explain.inner_raises import inner_sentence
 from errdex.explain.input_nodes import assignment_targets, stored_roots
 from errdex.explain.inputs import TRIPPING
 from errdex.explain.kept_argument import kept_sentence
+from errdex.explain.name_scan import names_word
 from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.network_try import sent_request
 from errdex.explain.no_action import never_true_here, no_action_sentence
@@ -574,7 +575,7 @@ def _calls_more(tried: TryRead, shown: list[str]) -> bool:
     names = [*tried.callees, *(m.group(1) for m in rest if m)]
     return any(
         name.removesuffix("_once") not in _QUIET_CALLEES  # `logger.warning_once`
-        and not re.search(rf"(?<![\w]){re.escape(name)}\b", text)
+        and not names_word(text, name)
         for name in names
     )
 

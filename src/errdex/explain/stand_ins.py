@@ -50,6 +50,7 @@ from errdex.explain.class_declarations import (
     startswith_argument,
     supports_value,
 )
+from errdex.explain.name_scan import whole_word
 from errdex.explain.picked_value import Taken
 from errdex.facts import BRANCH_KINDS, ConditionKind
 from errdex.link.expression_texts import parse_expression
@@ -404,11 +405,10 @@ def _failing_tests(
     for key, declared in mine.items():
         if declared is not None and declared[0] == "test":
             continue  # a device: the conditions ask the platform, not the setting
-        word = re.compile(rf"\b{re.escape(key)}\b")
         tests = [
             (tree, condition.holds)
             for condition in stored.site.conditions
-            if word.search(condition.test)
+            if whole_word(condition.test, key)
             and (tree := parse_expression(condition.test)) is not None
         ]
         if tests and "--" + key.replace("_", "-") in flags:

@@ -26,6 +26,7 @@ from errdex.explain.failed_try import TriedInput
 from errdex.explain.imported_class import module_file_text
 from errdex.explain.input_nodes import kwargs_key
 from errdex.explain.inputs import private_argument
+from errdex.explain.name_scan import free_starts
 from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.parse_formats import REGEX, format_named
 from errdex.explain.parsed_value import try_of, user_try
@@ -495,7 +496,7 @@ def failing_calls(calls: tuple[str, ...]) -> list[str]:
 def _part_of(call: str, other: str) -> bool:
     """`call` written inside `other` as a call of its own (`hf_api()` in
     `hf_api().download(...)`), not the tail of another name (`run()` in `self.run()`)."""
-    return re.search(rf"(?<![\w.]){re.escape(call)}", other) is not None
+    return next(free_starts(other, call, dotted=True), None) is not None
 
 
 def presence_of_tried(condition: ConditionView, facts: Facts) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from errdex.ast_walk import walk
 from errdex.explain.across_pages import AcrossPages
-from errdex.explain.context import Facts, parse_module
+from errdex.explain.context import Facts, parse_module, top_block_at
 from errdex.explain.page import Solution
 from errdex.explain.plain import code, listed
 from errdex.extract.shapes import self_attribute
@@ -132,14 +132,36 @@ def _stand_ins(
     for path, text in texts.items():
         if text is None or _SETSTATE.search(text) is None:
             continue
-        tree = parse_module(text)
-        if tree is None:
-            continue
-        for cls in walk(tree):
-            if isinstance(cls, ast.ClassDef):
-                for name, one in _made_in(cls, path):
-                    found.setdefault(name, []).append(one)
+        for cls in _setstate_classes(text):
+            for name, one in _made_in(cls, path):
+                found.setdefault(name, []).append(one)
     return {name: tuple(made) for name, made in found.items()}
+
+
+def _setstate_classes(text: str) -> list[ast.ClassDef]:
+    """The classes of a file that may define `__setstate__`, in the order a walk of the
+    whole file meets them: those of the top-level blocks holding a `def __setstate__`, each
+    block parsed alone (a file of SQLAlchemy's is 5,000 lines for one 10-line method); the
+    whole file's when a block cannot be cut from the text (none when it does not parse)."""
+    blocks: dict[int, ast.stmt] = {}
+    for found in _SETSTATE.finditer(text):
+        # (not kept across pages: a scan once a version, which would push out what pages
+        # parse again)
+        block = top_block_at(text, text.count("\n", 0, found.start()) + 1, keep=False)
+        if block is None:
+            tree = parse_module(text)
+            return [n for n in walk(tree) if isinstance(n, ast.ClassDef)] if tree else []
+        blocks.setdefault(block.lineno, block)
+    # a walk of the file is breadth first: each depth's nodes in the order of the file
+    ordered: list[tuple[int, int, int, ast.ClassDef]] = []
+    for order, block in enumerate(blocks.values()):
+        depth = {id(block): 0}
+        for seen, node in enumerate(walk(block)):
+            for child in ast.iter_child_nodes(node):
+                depth[id(child)] = depth[id(node)] + 1
+            if isinstance(node, ast.ClassDef):
+                ordered.append((depth[id(node)], order, seen, node))
+    return [node for *_, node in sorted(ordered, key=lambda o: o[:3])]
 
 
 def _made_only_there(

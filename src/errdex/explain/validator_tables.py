@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from errdex.ast_walk import walk
 from errdex.explain.across_pages import AcrossPages
 from errdex.explain.context import Facts, lines_of
+from errdex.explain.name_scan import whole_word
 from errdex.explain.plain import code
 from errdex.extract.conditions import dotted_name
 
@@ -59,11 +60,10 @@ def _importers(facts: Facts, name: str) -> list[str]:
     """The texts of the modules of the site's folder named for validating that import the
     function by name from its module (`from .module import a, name`)."""
     siblings = facts.once("validator_tables:siblings", lambda: _Siblings(facts))
-    word = re.compile(rf"\b{re.escape(name)}\b")
     return [
         text
         for at, text in enumerate(siblings.texts)
-        if name in text and any(word.search(i) for i in siblings.imports(at))
+        if name in text and any(whole_word(i, name) for i in siblings.imports(at))
     ]
 
 

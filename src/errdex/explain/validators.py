@@ -35,6 +35,7 @@ from errdex.explain.input_nodes import free_names
 from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import what_to_pass
 from errdex.explain.literal_members import with_members
+from errdex.explain.name_scan import free_starts
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.parsed_value import parsed_value_solution
 from errdex.explain.plain import code, listed
@@ -55,6 +56,7 @@ from errdex.explain.validator_tables import (
 )
 from errdex.extract.conditions import dotted_name, negate
 from errdex.extract.shapes import isinstance_of
+from errdex.extract.textscan import matches_from, occurrences
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 
 # Decorators that register a method as a validator of named fields (pydantic's).
@@ -210,9 +212,11 @@ def _unlinked_calls(text: str, name: str, known: set[int]) -> list[tuple[str, in
     is in no function, or in a function or class defined inside another."""
     lines = lines_of(text)
     found: list[tuple[str, int]] = []
-    for match in re.finditer(rf"(?<![\w.]){re.escape(name)}\(", text):
-        line = text.count("\n", 0, match.start()) + 1
-        if line in known or text[max(0, match.start() - 4) : match.start()] == "def ":
+    for at in free_starts(text, name, dotted=True):  # (?<![\w.])name\(
+        if not text.startswith("(", at + len(name)):
+            continue
+        line = text.count("\n", 0, at) + 1
+        if line in known or text[max(0, at - 4) : at] == "def ":
             continue
         opened: list[tuple[str, str]] = []  # ("def" or "class", name), outermost first
         indent = len(lines[line - 1]) - len(lines[line - 1].lstrip())
@@ -901,7 +905,8 @@ def _named_as_value(
         if text is None or name not in text:
             continue
         text = _IMPORT.sub("", text)
-        if any(not text[: m.start()].endswith("def ") for m in used.finditer(text)):
+        found = matches_from(used, text, occurrences(text, name))
+        if any(not text.endswith("def ", 0, m.start()) for m in found):
             return True
     return False
 

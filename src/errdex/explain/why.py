@@ -20,6 +20,7 @@ from itertools import pairwise
 
 from errdex.explain.context import CONTEXT_KINDS, Facts, at_margin, function_span, lines_of
 from errdex.explain.loaded_plugin import loaded_texts
+from errdex.explain.name_scan import reads_name, whole_word
 from errdex.explain.page import BindingView, ConditionView, Knob, Solution, WhyQuote
 from errdex.explain.plain import code
 from errdex.explain.solutions import solutions
@@ -565,7 +566,7 @@ def _docstring(
             elsewhere = not others & _stems(names.tested | names.said) and all(
                 _names_other(x, names, unit.name) for x in reasons
             )
-        elif any(re.search(rf"\b{re.escape(n)}\b", text) for n in names.raised):
+        elif any(whole_word(text, n) for n in names.raised):
             score += 1.0  # a paragraph that says when the function raises this exception
         elif _RAISES.match(text):
             score += 0.5  # one that says when it raises (an exception it no longer raises)
@@ -878,7 +879,7 @@ def _with_other(knob: Knob, facts: Facts) -> bool:
 def _reads(text: str, name: str) -> bool:
     """Whether `text` reads `name` as a whole: `self.x` is not in `self.x_size`, nor `x`
     in `self.x`."""
-    return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text) is not None
+    return reads_name(text, name)
 
 
 def _decides_site(knob: Knob, facts: Facts) -> bool:
