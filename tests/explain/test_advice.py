@@ -232,6 +232,18 @@ def test_please_report_look_or_implement_is_no_way_out(message: str) -> None:
             "json_object must be True if set; omit outputs to disable them",
             "omit outputs to disable them",
         ),
+        # the goal this error itself, with no comma
+        (
+            "Communicator is not available. To suppress this warning set X_USE_MEM=0",
+            "To suppress this warning set X_USE_MEM=0",
+        ),
+        # what the check lost, to restore; a keyword's value to apply
+        (
+            "Can't sort tables; a cycle exists.  To restore at least a partial sort, apply "
+            "use_alter=True to the keys involved in the cycle.",
+            "To restore at least a partial sort, apply use_alter=True to the keys involved in "
+            "the cycle.",
+        ),
     ],
 )
 def test_an_instruction_after_its_goal_or_otherwise_is_advice(message: str, said: str) -> None:
@@ -281,6 +293,10 @@ def test_consider_or_try_and_a_goal_of_any_verb_are_advice(message: str, said: s
         "The tool call failed; consider checking the logs.",
         # a goal beside the check's own, not its way out: the warning stays
         "Pinned memory is capped. To raise the memory ceiling, increase the `memory` setting.",
+        # another goal with no comma is no goal this error's way out
+        "Pinned memory is capped. To raise the ceiling increase the `memory` setting.",
+        # "apply" as a name of the code
+        "Sorting failed. To restore the order, apply failed on the keys.",
     ],
 )
 def test_telling_the_authors_looking_or_another_goal_is_no_way_out(message: str) -> None:

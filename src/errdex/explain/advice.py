@@ -50,11 +50,19 @@ _INSTRUCTS = re.compile(
     # (not "To raise the VM's memory ceiling, increase ...": a step beside it), then the
     # instruction
     r"to\s+(?:fix|turn\s+(?:on|off)|enable|disable|use|avoid|silence|suppress|skip|remove|"
-    r"resolve|solve|prevent|bypass|work\s+around|get\s+rid\s+of)\s+[^,.;:]{1,80},\s*)?"
+    r"resolve|solve|prevent|bypass|work\s+around|get\s+rid\s+of|"
+    # "To restore at least a partial sort, apply use_alter=True to ...": what the check lost
+    r"restore)\s+[^,.;:]{1,80},\s*|"
+    # ... or this error itself, with no comma: "To suppress this warning set X=0"
+    r"to\s+(?:fix|avoid|silence|suppress|resolve|prevent|get\s+rid\s+of)\s+"
+    r"(?:this|the)\s+(?:error|warning|issue|problem)\s+)?"
     r"(?:use|set|pass|install|upgrade|update|downgrade|enable|disable|remove|specify|provide|"
     r"add|increase|decrease|reduce|lower|switch|run|call|choose|select|make\s+sure|ensure|"
     r"export|unset|turn\s+(?:on|off)|rerun|re-run|restart|define|declare|replace|rename|"
     r"change|leave|omit|migrate\s+to|"
+    # "apply use_alter=True to ForeignKey ...": a keyword's value to apply (not "apply
+    # failed", a name of the code)
+    r"apply\s+(?=[\w`'\"]+=)|"
     # the user's own class: "you should inherit from typing.Generic[T]", "parametrize
     # RootModel directly"
     r"inherit\s+from|parametri[sz]e|parameteri[sz]e|"
