@@ -40,6 +40,7 @@ __all__ = [
     "checks_users_class",
     "class_hook",
     "class_hook_sentence",
+    "declaration_hook",
     "names_hook_argument",
 ]
 
@@ -356,6 +357,42 @@ def _caught_here(facts: Facts) -> bool:
             if raised in names or names & {"Exception", "BaseException"}:
                 return True
     return False
+
+
+def declaration_hook(facts: Facts) -> ClassHook | None:
+    """The class-creation hook nearest the site on some chain of its callers (within the
+    linker's three), when the site is a raise of a private function (no call a user writes:
+    only the package's code, the hook's among it, reaches it) that is no invariant of the
+    authors and that its own `try` does not catch; else None. Other chains may reach the
+    function too: what it checks is still what the user declared, read on the way."""
+    site = facts.stored.site
+    if site.kind != SiteKind.RAISE or _invariant(facts) or not _private(facts):
+        return None
+    if facts.class_hook is not None:
+        return None if _caught_here(facts) else facts.class_hook.hooks[0]
+    text_of = facts.file_text
+    if text_of is None:
+        return None
+    reader = text_of
+
+    def nearest() -> ClassHook | None:
+        for caller in sorted(facts.callers, key=lambda c: c.depth):
+            if not _hook_name(caller.function):
+                continue
+            found = _hook_of(caller.function, caller.file, caller.line, facts, reader, caller.depth)
+            if found is not None:
+                return found[0]
+        return None
+
+    hook = facts.once("declaration_hook", nearest)
+    return None if hook is None or _caught_here(facts) else hook
+
+
+def _private(facts: Facts) -> bool:
+    """Whether the site's module or function path has a private part (`_internal`,
+    `_setup_base`, `_Config.check`; a special name is none)."""
+    parts = [*facts.stored.module.split("."), *facts.stored.site.function.split(".")]
+    return any(p.startswith("_") and not p.endswith("__") for p in parts)
 
 
 def _parts_read(facts: Facts, hooks: ClassHooks) -> list[str]:

@@ -50,6 +50,7 @@ import ast
 import re
 from collections.abc import Callable
 
+from errdex.explain.class_hooks import declaration_hook
 from errdex.explain.context import Facts
 from errdex.explain.entry_input import CHECKS
 from errdex.explain.page import Solution
@@ -59,7 +60,7 @@ from errdex.explain.table_lookup import module_names
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
 
-__all__ = ["code_kind", "declared_rule_solution", "quoted"]
+__all__ = ["class_rule_solution", "code_kind", "declared_rule_solution", "quoted"]
 
 _REPORTED = frozenset({SiteKind.RAISE, SiteKind.HELPER, SiteKind.WARN})
 _PH = r"\{[^{}]+\}"  # a placeholder: the user's own name
@@ -166,6 +167,43 @@ def declared_rule_solution(facts: Facts) -> Solution | None:
         if said is not None:
             return Solution(text=f"{said}: the message says “{text.rstrip('.')}”.", kind="input")
     return None
+
+
+# A rule a message states on what may be declared: "X must (not) be Y", "only X is
+# allowed", "X and Y are mutually exclusive", "cannot ... with ...", "is not allowed"
+_CLASS_RULE = re.compile(
+    r"\bmust (?:not )?[a-z]+\b|\bonly\b[^.;]{1,60}?\b(?:is|are) allowed\b|"
+    r"\bmutually exclusive\b|\b(?:can't|cannot|can not)\b|\bnot (?:allowed|accepted|permitted)\b",
+    re.I,
+)
+
+
+def class_rule_solution(facts: Facts) -> Solution | None:
+    """ "Change the definition of your class so that it keeps the rule the message states":
+    where the check runs while Python creates the user's class (`declaration_hook`) and
+    the message states a rule on what may be declared (`_CLASS_RULE`), else None."""
+    text = message_text(facts)
+    if not text or _CLASS_RULE.search(text) is None:
+        return None
+    hook = declaration_hook(facts)
+    if hook is None:
+        return None
+    function = facts.stored.site.function
+    if hook.depth == 0:
+        how = f"{code(function)} checks it"
+    else:
+        called = f"{code(hook.function)} ({hook.file}:{hook.line})"
+        how = f"{code(function)} checks it, reached from {called}"
+    return Solution(
+        text=(
+            "Change the definition of your class (its fields' annotations and defaults, its "
+            "decorators' arguments, its configuration, its bases, the keywords of its `class` "
+            "line) so that it keeps the rule "
+            f"the message states: “{text.rstrip('.')}”. {how} when Python creates "
+            f"{hook.made()}, at the end of its `class` statement."
+        ),
+        kind="input",
+    )
 
 
 def _bare(placeholder: str) -> str:

@@ -47,7 +47,7 @@ from errdex.explain.class_settings import class_setting_solutions
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.dead_ends import dead_end, repeats_check
 from errdex.explain.declared_config import config_solution
-from errdex.explain.declared_rule import declared_rule_solution
+from errdex.explain.declared_rule import class_rule_solution, declared_rule_solution
 from errdex.explain.decorated import decorated_solution
 from errdex.explain.deprecation import replacement_first
 from errdex.explain.derived_form import derived_form_solution
@@ -554,6 +554,11 @@ def _solutions(facts: Facts) -> list[Solution]:
     for solution in loaded_solutions(facts.stored):
         found.add(solution, rank=_AFTER_ALL)
     found.message_first(*advised_settings(facts))
+    ruled = None if found.items else class_rule_solution(facts)
+    if ruled is not None:
+        # the message's rule on the user's class, checked while Python creates it: where
+        # nothing else is offered (its own advice is said first, and whole)
+        found.add(ruled, 0)
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
     ranked = advice_first(found.ranked(), spoken, facts)

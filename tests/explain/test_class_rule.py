@@ -1,0 +1,96 @@
+"""A raise of a private function that a class-creation hook reaches (a metaclass's
+`__new__`, a base's `__init_subclass__`) checks what the user declared in their class: a
+message stating a rule on it ("must be", "only X is allowed", "cannot ... with") is the
+way out, a change to that class; not for a message stating no rule, nor where no hook
+reaches the function."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, offered, page_with_message
+
+from errdex.store import Store
+
+MODELS = """
+    class ModelMetaclass(type):
+        def __new__(mcs, cls_name, bases, namespace, **kwargs):
+            cls = super().__new__(mcs, cls_name, bases, namespace, **kwargs)
+            _collect_fields(cls, namespace.get("__annotations__", {}))
+            return cls
+
+
+    def _collect_fields(cls, annotations):
+        for name in annotations:
+            _check_field(cls, name)
+
+
+    def _check_field(cls, name):
+        if getattr(cls, "is_root", False) and name != "root":
+            raise NameError(f"Unexpected field {name!r}; only 'root' is allowed as a field here")
+        if name in getattr(cls, "computed", ()):
+            raise ValueError("you can't override a field with a computed field")
+        if name in getattr(cls, "odd", ()):
+            raise ValueError(f"Field {name!r} is odd")
+
+
+    def _check_schema(schema):
+        if not isinstance(schema, dict):
+            raise TypeError("schema must be a dict")
+        return schema
+
+
+    def build(schema):
+        return _check_schema(schema)
+
+
+    class Registered:
+        def __init_subclass__(cls, **kwargs):
+            super().__init_subclass__(**kwargs)
+            _register(cls)
+
+
+    def _register(cls):
+        if len(cls.__mro__) > 6:
+            raise TypeError(f"class {cls.__name__} must not derive more than five levels down")
+    """
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    files = {"models/__init__.py": "", "models/_construction.py": MODELS}
+    yield from indexed_package(tmp_path_factory.mktemp("class_rule"), "models", files)
+
+
+_CHANGE = "Change the definition of your class"
+
+
+def test_only_x_is_allowed_under_a_metaclass(models: Store) -> None:
+    page = page_with_message(models, "models", "Unexpected field")
+    first = page.solutions[0].text
+    assert first.startswith(_CHANGE)
+    assert "only 'root' is allowed as a field here”" in first
+    assert "reached from `ModelMetaclass.__new__`" in first
+    assert "a class whose metaclass is `ModelMetaclass`" in first
+
+
+def test_cannot_with_under_a_metaclass(models: Store) -> None:
+    page = page_with_message(models, "models", "you can't override a field")
+    assert page.solutions[0].text.startswith(_CHANGE)
+
+
+def test_must_be_under_init_subclass(models: Store) -> None:
+    page = page_with_message(models, "models", "class {cls.__name__} must not")
+    assert page.solutions[0].text.startswith(_CHANGE)
+    assert "a subclass of `Registered`" in page.solutions[0].text
+
+
+def test_a_message_stating_no_rule_gets_none(models: Store) -> None:
+    page = page_with_message(models, "models", "Field {name!r} is odd")
+    assert not any(s.startswith(_CHANGE) for s in offered(page))
+
+
+def test_no_hook_reaches_the_function(models: Store) -> None:
+    page = page_with_message(models, "models", "schema must be a dict")
+    assert not any(s.startswith(_CHANGE) for s in offered(page))
