@@ -17,7 +17,7 @@ CALLS = {
     "calls/__init__.py": """
         from calls.config import Timeout, Clear, clamp
         from calls.client import Client, Clauses
-        from calls.params import Argument, Counted, Option
+        from calls.params import Argument, Counted, Named, Option
         """,
     "calls/stack.py": """
         from threading import local
@@ -166,6 +166,27 @@ CALLS = {
                         name = decl
                 if name is None and self.hidden:
                     raise TypeError("A hidden option needs a name")
+                return name
+
+
+        class Named(Parameter):
+            def __init__(self, param_decls=None, **attrs):
+                super().__init__(param_decls, **attrs)
+
+            def _parse_decls(self, decls, expose_value):
+                name = None
+                opts = []
+                for decl in decls:
+                    if decl.isidentifier():
+                        name = decl
+                    else:
+                        opts.append(decl)
+                if name is None:
+                    if not expose_value:
+                        return None
+                    raise TypeError("Could not determine a name")
+                if not opts:
+                    raise TypeError("A name but no option: did you mean to declare an argument?")
                 return name
 
 
@@ -892,6 +913,21 @@ def test_what_a_constructor_argument_holds_checked_by_a_private_method(calls: St
     )
     # the object's own state decides too: not the argument alone
     page = page_with_message(calls, "calls", "A hidden option needs a name")
+    assert not any(s.text.startswith("Change the `param_decls`") for s in page.solutions)
+
+
+def test_what_a_constructor_argument_holds_checked_behind_a_switch_of_its_own(
+    calls: Store,
+) -> None:
+    # `if not expose_value: return`: another argument of the method gates the check on
+    # `name`, which only `decls` fills; the way out is still what the user declared
+    page = page_with_message(calls, "calls", "Could not determine a name")
+    assert page.solutions[0].text.startswith(
+        "Change the `param_decls` you give `calls.Named`: its constructor hands it "
+        "to `_parse_decls` as `decls`, and the check at line"
+    )
+    # past an earlier exit on the argument's own contents: the message's advice says more
+    page = page_with_message(calls, "calls", "A name but no option")
     assert not any(s.text.startswith("Change the `param_decls`") for s in page.solutions)
 
 

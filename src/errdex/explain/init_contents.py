@@ -7,7 +7,9 @@ click's `Option._parse_decls(decls, expose_value)` loops `for decl in decls:` an
 `param_decls` given to `click.Option`. Offered when every name the path's conditions read
 is the argument itself or a local computed from it alone (with literals, builtins and the
 module's own names), at least one condition reads such a local, and nothing else decides
-the check (no other argument, no `self`).
+the check (no `self`) but, each in a condition of its own, another argument of the method
+as a switch (`_parse_decls` raises "Could not determine name for option" only `if name is
+None` and `expose_value`: the way out is still the `param_decls` that name no option).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from errdex.facts import ConditionKind
 from errdex.link.expression_texts import parse_expression
 
 _CHECKS = frozenset({ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE})
+_KINDS = _CHECKS | {ConditionKind.LOOP, ConditionKind.EARLY_EXIT}
 
 
 def init_contents_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
@@ -36,7 +39,7 @@ def init_contents_solution(conditions: list[ConditionView], facts: Facts) -> Sol
     if not owner or "." in owner or not method.startswith("_") or method.startswith("__"):
         return None
     tests = [c for c in facts.conditions if c.kind in _CHECKS]
-    if not tests or any(c.kind not in (*_CHECKS, ConditionKind.LOOP) for c in facts.conditions):
+    if not tests or any(c.kind not in _KINDS for c in facts.conditions):
         return None  # checked before the file is parsed: most pages end here
     function = facts.site_function()
     made = exported_constructor(facts) if function is not None else None
@@ -44,7 +47,8 @@ def init_contents_solution(conditions: list[ConditionView], facts: Facts) -> Sol
         return None
     params = method_params(function)
     fixed: frozenset[str] | None = None  # the module's names: the whole file parsed
-    read = set().union(*(condition_reads(c.text) for c in facts.conditions))
+    reads = [condition_reads(c.text) for c in facts.conditions]
+    read = set().union(*reads)
     for param in params:
         found = constructor_argument(facts, owner, method, param, params.index(param))
         if found is None:
@@ -54,10 +58,15 @@ def init_contents_solution(conditions: list[ConditionView], facts: Facts) -> Sol
             return None
         fixed = fixed or BUILTIN_NAMES | module_names(tree)
         derived = derived_from(function, param, fixed)
-        if not read & (derived - {param}) or not read <= derived | fixed:
-            continue
+        others = set(params) - {param}
+        if not read & (derived - {param}) or not all(
+            (r <= derived | fixed and c.kind is not ConditionKind.EARLY_EXIT)
+            or (r & others and r <= others | fixed)
+            for c, r in zip(facts.conditions, reads, strict=True)
+        ):
+            continue  # an earlier exit on the argument itself: the message's advice says more
         argument = found[1]
-        check = tests[-1]
+        check = next((c for c in reversed(tests) if condition_reads(c.text) & derived), tests[-1])
         said = f" (“{site.message.text}”)" if site.message is not None else ""
         text = (
             f"Change the {code(argument)} you give {code(made)}: its constructor hands it "
