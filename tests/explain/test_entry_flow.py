@@ -415,3 +415,122 @@ def test_no_arguments_are_named_where_another_chain_reaches_the_check(body: Stor
     # value it computed: naming the two would say the check is of them alone
     page = page_with_message(body, "body", "A flag must be a bool")
     assert not any("`body.toggles`" in s.text for s in page.solutions)
+
+
+LINK = {
+    "link/__init__.py": "from link.api import Link, Site, Token, close\n",
+    "link/_parse.py": """
+        import re
+
+        LINK_REGEX = re.compile(r"(?:(?P<scheme>[a-z]+):)?(?://(?P<place>[^/]*))?(?P<rest>.*)")
+        PLACE_REGEX = re.compile(r"(?:(?P<user>[^@]*)@)?(?P<site>[^:]*)")
+
+
+        def check_rest(rest, has_place):
+            if has_place:
+                if rest and not rest.startswith("/"):
+                    raise ValueError("A rest after a place must begin with '/'")
+
+
+        def check_site(site):
+            if site.startswith("-"):
+                raise ValueError(f"Invalid site: {site!r}")
+
+
+        def check_scheme(scheme):
+            if scheme.startswith("x"):
+                raise ValueError("A scheme cannot start with 'x'")
+
+
+        def check_token(token):
+            if token.endswith("!"):
+                raise ValueError(f"Invalid token: {token!r}")
+
+
+        def tokens(text, **kwargs):
+            text_match = LINK_REGEX.match(text)
+            text_dict = text_match.groupdict()
+            token = kwargs.get("token", text_dict["rest"])
+            check_token(token)
+
+
+        def parse(text, **kwargs):
+            link_match = LINK_REGEX.match(text)
+            link_dict = link_match.groupdict()
+            place = kwargs.get("place", link_dict["place"]) or ""
+            rest = kwargs.get("rest", link_dict["rest"]) or ""
+            place_match = PLACE_REGEX.match(place)
+            place_dict = place_match.groupdict()
+            site = place_dict["site"]
+            check_site(site)
+            check_rest(rest, has_place=site != "")
+            scheme = link_dict["scheme"]
+            if not scheme:
+                scheme = "http"
+            check_scheme(scheme)
+            return site
+        """,
+    "link/api.py": """
+        from link._parse import parse, tokens
+
+
+        class Link:
+            def __init__(self, text, **kwargs):
+                self.site = parse(text, **kwargs)
+
+
+        class Token:
+            def __init__(self, text, **kwargs):
+                tokens(text, **kwargs)
+
+
+        class Site:
+            def __init__(self, text, strict=False):
+                self.site = parse(text)
+
+
+        def close():
+            raise NotImplementedError("closing is not supported")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def link(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("link"), "link", LINK)
+
+
+def test_a_named_group_of_a_match_on_the_users_string_names_that_part(link: Store) -> None:
+    # `parse` hands `check_rest` the group `rest` of `LINK_REGEX`'s match on `text`, or the
+    # keyword `rest` in its place: the user writes that part of the text given to `Link`;
+    # the keyword is not said, `Site` handing on none
+    page = page_with_message(link, "link", "A rest after a place")
+    assert page.solutions[0].text.startswith(
+        "Change the `rest` part of `text` you pass to `link.Link` or `link.Site`: each "
+        "reaches `check_rest` as `rest`, and the check at line "
+    )
+
+
+def test_a_group_of_a_match_on_another_group_names_the_inner_part(link: Store) -> None:
+    # `site` is a group of `PLACE_REGEX`'s match on the group `place` of the user's text
+    page = page_with_message(link, "link", "Invalid site")
+    assert page.solutions[0].text.startswith(
+        "Change the `site` part of `text` you pass to `link.Link` or `link.Site`: each reaches "
+        "`check_site` as `site`"
+    )
+
+
+def test_a_keyword_given_in_place_of_the_part_is_said_where_every_call_hands_it_on(
+    link: Store,
+) -> None:
+    page = page_with_message(link, "link", "Invalid token")
+    assert page.solutions[0].text.startswith(
+        "Change the `rest` part of `text` you pass to `link.Token`, or the keyword `token` "
+        "given in its place: each reaches `check_token` as `token`"
+    )
+
+
+def test_a_group_bound_again_in_a_branch_is_not_said_as_the_users_part(link: Store) -> None:
+    # `scheme` may be the package's own `"http"` by the time it is checked
+    page = page_with_message(link, "link", "A scheme cannot start")
+    assert not any("part of `text`" in s.text for s in page.solutions)

@@ -19,9 +19,13 @@ check a few of its own arguments, each as it is, in calls of its own (`encode_co
 then `encode_content(content)`), has each followed alike, and the page names each argument
 with its public calls (`content` of `httpx.Request` or `httpx.Response`, or `data` of
 `httpx.Request`); public calls taking the value as different plain arguments are named the
-same way. A value changed on the way (a call's result, an expression, a parse) stops its
-chain, and a caller that hands the check such a value beside the one followed stops the
-walk: which of them the user gave is not known.
+same way. A named group of a compiled pattern's match on one of the caller's own
+arguments (`host` of `AUTHORITY_REGEX.match(authority)`, `authority` in turn a group of
+`URL_REGEX.match(url)`, or a keyword given in its place) is followed as that part of the
+argument ("the `host` part of `url` you pass to `httpx.URL`"). Any other value changed on
+the way (a call's result, an expression) stops its chain, and a caller that hands the check
+such a value beside the one followed stops the walk: which of them the user gave is not
+known; a keyword given in place of a part is said only where every public call hands it on.
 """
 
 from __future__ import annotations
@@ -50,6 +54,8 @@ from errdex.store.base import Store, StoredSite
 # How a caller hands the value on: as it is (""), or as a key, a value or an element of
 # one of its own arguments. Two of these in one chain (a key of an element) are not said.
 KEY, VALUE, ELEMENT = "key", "value", "element"
+# a named group of a compiled pattern's match on it: "part:host" (`_matched_part`)
+PART = "part:"
 # the containers a value may be spread over item by item, each item then checked alike
 _SEQUENCES = frozenset({"list", "tuple", "set", "frozenset"})
 _MAX_ENTRIES = 2  # public calls named for one value: past them, the page names the nearest two
@@ -130,6 +136,8 @@ def flow_entry(
                     continue  # spread twice, over two kinds, or the value itself not checked
                 here = next(iter(spreads)) if spreads else kinds
                 way = how or hop
+                if "=" in how and not _passes_keywords(read[0], caller.line, dotted):
+                    way = how.partition("=")[0]  # the keyword not handed on: not said
                 last = caller.function.rpartition(".")[2]
                 if last.startswith("__") and last not in _CALLED_DUNDERS:
                     dropped = True
@@ -164,6 +172,10 @@ def _entry(
     arguments are named only from a `whole` walk, every chain ending at a public call at
     that level: a helper many arguments reach (`check(q, name="q")`) would otherwise be
     said of a few of them, and the one the user's message names may be another."""
+    if len(set(ends.values())) > 1:
+        # one part of the argument, given by a keyword in its place through some calls
+        # alone: the part is said, the keyword not
+        ends = {end: (how.partition("=")[0], kinds) for end, (how, kinds) in ends.items()}
     if not ends or len(set(ends.values())) > 1:
         return None  # none, or handed on different ways: which is the user's?
     how, kinds = next(iter(ends.values()))
@@ -293,12 +305,119 @@ def handed_on(
         if not isinstance(value, ast.Name):
             return None
         handed = (value.id, "") if value.id in own else _looped(function, value.id, line)
+        if handed is None and value.id not in own:
+            handed = _matched_part(function, own, value.id, line, 0)
         if handed is None or reassigned(function, handed[0]):
             return None
         if found is not None and found != handed:
             return None  # two calls on the line giving different values
         found = handed
     return found
+
+
+def _matched_part(
+    function: ast.FunctionDef, own: list[str], name: str, line: int, depth: int
+) -> tuple[str, str] | None:
+    """(the argument, `PART` and the group) when `name`, bound last before `line` in the
+    function's own body, is a named group of a compiled pattern's match on one of its own
+    arguments, or on such a group in turn (`d = PATTERN.match(url).groupdict()`, `host =
+    d["host"]`, or `kwargs.get("host", d["host"]) or ""`: a keyword given in its place,
+    "part:host=host"). The group named is the one the check reads (`host` of the
+    `authority` of `url`): the parts between are not said."""
+    value = _bound_before(function, name, line)
+    if value is None or depth > 2:
+        return None
+    if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+        if not all(_literal(v) for v in value.values[1:]):
+            return None
+        value = value.values[0]  # `... or ""`
+    keyword = ""
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "get"
+        and isinstance(value.func.value, ast.Name)
+        and function.args.kwarg is not None
+        and value.func.value.id == function.args.kwarg.arg
+        and len(value.args) == 2
+        and not value.keywords
+        and isinstance(value.args[0], ast.Constant)
+        and isinstance(value.args[0].value, str)
+    ):
+        # the keyword given in its place: `kwargs.get("host", ...)`
+        keyword, value = f"={value.args[0].value}", value.args[1]
+    if not (
+        isinstance(value, ast.Subscript)
+        and isinstance(value.value, ast.Name)
+        and isinstance(value.slice, ast.Constant)
+        and isinstance(value.slice.value, str)
+    ):
+        return None
+    group = value.slice.value
+    groups = _bound_before(function, value.value.id, line)
+    if not (
+        isinstance(groups, ast.Call)
+        and isinstance(groups.func, ast.Attribute)
+        and groups.func.attr == "groupdict"
+        and not groups.args
+        and isinstance(groups.func.value, ast.Name)
+    ):
+        return None
+    match = _bound_before(function, groups.func.value.id, line)
+    if not (
+        isinstance(match, ast.Call)
+        and isinstance(match.func, ast.Attribute)
+        and match.func.attr in ("match", "fullmatch")
+        and isinstance(match.func.value, ast.Name | ast.Attribute)
+        and len(match.args) == 1
+        and not match.keywords
+        and isinstance(match.args[0], ast.Name)
+    ):
+        return None
+    matched = match.args[0].id
+    if matched in own:
+        return matched, f"{PART}{group}{keyword}"
+    outer = _matched_part(function, own, matched, line, depth + 1)
+    return (outer[0], f"{PART}{group}{keyword}") if outer is not None else None
+
+
+def _passes_keywords(function: ast.FunctionDef, line: int, callee: str) -> bool:
+    """Whether the function's calls of `callee` at `line` hand on its own `**kwargs`."""
+    kwarg = function.args.kwarg
+    return kwarg is not None and any(
+        k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwarg.arg
+        for call in calls_at(function, line, callee)
+        for k in call.keywords
+    )
+
+
+def _bound_before(function: ast.FunctionDef, name: str, line: int) -> ast.expr | None:
+    """The value of the one assignment of `name` (`name = value`) in the function's own
+    body, not in a branch or a loop, last before `line`, with no other binding of it
+    between; None for anything else."""
+    found = None
+    for statement in function.body:
+        if statement.lineno >= line:
+            break
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and statement.targets[0].id == name
+        ):
+            found = statement
+    if found is None:
+        return None
+    end = found.end_lineno or found.lineno
+    for node in walk(function):
+        if (
+            isinstance(node, ast.Name)
+            and node.id == name
+            and not isinstance(node.ctx, ast.Load)
+            and end < node.lineno < line
+        ):
+            return None
+    return found.value
 
 
 def _looped(function: ast.FunctionDef, name: str, line: int) -> tuple[str, str] | None:

@@ -18,7 +18,7 @@ from errdex.explain.accepted_types import accepted_kinds, kinds_text
 from errdex.explain.call_binding import positional_index
 from errdex.explain.context import Entry, Facts, parse_module
 from errdex.explain.entry_args import sole_entry
-from errdex.explain.entry_flow import flow_entry
+from errdex.explain.entry_flow import PART, flow_entry
 from errdex.explain.entry_input import CHECKS, catching, public_caller, roots, state_of
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code, listed
@@ -109,6 +109,10 @@ def _part(entry: Entry) -> str:
     """ "each key of the mapping `data` you pass to `httpx.Request`": the part of the
     user's argument a loop hands on (`entry_flow`)."""
     given = f"{code(entry.argument)} you pass to {entry.named()}"
+    if entry.how.startswith(PART):
+        group, _, keyword = entry.how.removeprefix(PART).partition("=")
+        instead = f", or the keyword {code(keyword)} given in its place" if keyword else ""
+        return f"the {code(group)} part of {given}{instead}"
     if entry.how == "element":
         return f"each item of {given}{_items(entry)}"
     return f"each {entry.how} of the mapping {given}{_items(entry)}"
