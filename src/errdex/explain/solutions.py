@@ -88,6 +88,7 @@ from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.literal_members import with_members
 from errdex.explain.loaded_plugin import loaded_solutions
 from errdex.explain.made_by import made_by_solution
+from errdex.explain.maker_setting import maker_setting_solution
 from errdex.explain.missing_data import missing_data_solution
 from errdex.explain.mode_switch import hiding_switch
 from errdex.explain.name_clash import name_clash_solution
@@ -442,6 +443,14 @@ def _solutions(facts: Facts) -> list[Solution]:
     hatch = hatch or made_by_solution(facts)  # the class that makes the one checked
     if hatch is not None:
         found.add(hatch, 0)
+    maker = maker_setting_solution(facts)  # the switch of the one object that makes it
+    if maker is not None:  # not the argument a user never gives: the maker gives it
+        found.items = [
+            i
+            for i in found.items
+            if i.solution.kind != "input" or i.solution.condition != maker.condition
+        ]
+        found.add(maker, 0)
     counterpart = sync_sibling_solution(facts) or counterpart_class_solution(facts)
     for sibling in (counterpart, stated_order_solution(facts), not_associated_solution(facts)):
         if sibling is not None:  # a sync sibling, or the call the message says to make first
