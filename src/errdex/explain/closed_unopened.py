@@ -44,10 +44,11 @@ def closed_unopened_solution(facts: Facts) -> Solution | None:
     if found is None or not caught_names(found.clause.text) & _MISSES:
         return None
     function, statement, _, clause = found
-    stacks = _fresh_lists(function)
+    sources = local_sources(function)
+    stacks = _fresh_lists(sources)
     if not stacks:
         return None
-    methods = _bound_methods(function, stacks)
+    methods = _bound_methods(sources, stacks)
     taken = _taken(statement, stacks, methods, _taking_helpers(function, stacks, methods))
     if len(taken) != 1:
         return None  # no list of its own, or several: which one came up short is unknown
@@ -58,8 +59,11 @@ def closed_unopened_solution(facts: Facts) -> Solution | None:
     params = {a.arg for a in (*function.args.posonlyargs, *function.args.args)} | {
         a.arg for a in function.args.kwonlyargs
     }
-    given = (names_read(loop.iter) & params) - {"self", "cls"}
-    if len(given) != 1 or not _locals_from(loop.iter, given, function):
+    read = names_read(loop.iter)
+    given = (read & params) - {"self", "cls"}
+    # the loop reads the parameter and nothing else the function computed (names of the
+    # module and builtins aside): `_parse(markup)`, not `zip(markup, widths)`
+    if len(given) != 1 or (read - given) & sources.keys():
         return None
     param = given.pop()
     if private_name(param):
@@ -82,9 +86,8 @@ def closed_unopened_solution(facts: Facts) -> Solution | None:
     return Solution(text=text, condition=clause.text, kind="input")
 
 
-def _fresh_lists(function: _Def) -> set[str]:
+def _fresh_lists(sources: dict[str, list[ast.AST]]) -> set[str]:
     """The locals assigned once, an empty list (`stack = []`, `stack: List[X] = []`)."""
-    sources = local_sources(function)
     return {
         name
         for name, values in sources.items()
@@ -92,9 +95,10 @@ def _fresh_lists(function: _Def) -> set[str]:
     }
 
 
-def _bound_methods(function: _Def, stacks: set[str]) -> dict[str, tuple[str, str]]:
+def _bound_methods(
+    sources: dict[str, list[ast.AST]], stacks: set[str]
+) -> dict[str, tuple[str, str]]:
     """`pop` of `pop = stack.pop`, assigned once: the local → (the list, the method)."""
-    sources = local_sources(function)
     out: dict[str, tuple[str, str]] = {}
     for name, values in sources.items():
         if len(values) != 1:
@@ -188,13 +192,6 @@ def _loop_around(function: _Def, statement: ast.stmt) -> ast.For | None:
         if around is None or _inside(node, around):
             around = node
     return around
-
-
-def _locals_from(iterable: ast.expr, given: set[str], function: _Def) -> bool:
-    """Whether the loop reads the parameter and nothing else the function computed (names
-    of the module and builtins aside): `_parse(markup)`, not `zip(markup, widths)`."""
-    computed = set(local_sources(function))
-    return not (names_read(iterable) - given) & computed
 
 
 def _inside(node: ast.AST, outer: ast.AST) -> bool:

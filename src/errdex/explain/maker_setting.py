@@ -42,7 +42,7 @@ def maker_setting_solution(facts: Facts) -> Solution | None:
         return None  # most pages end here: the file is not parsed
     tree = facts.source_tree()
     made = class_in_file(facts, owner)
-    if tree is None or made is None or _kept(made, attribute) is None:
+    if tree is None or made is None or not _keeps(made, attribute):
         return None
     calls = [
         (c, n)
@@ -62,24 +62,23 @@ def maker_setting_solution(facts: Facts) -> Solution | None:
     if method is None or switch is None:
         return None
     test, flag, wanted = switch
-    param = _kept(maker, flag)
-    if param is None or _set_elsewhere(maker, flag):
+    if not _keeps(maker, flag) or _set_elsewhere(maker, flag):
         return None
     found = user_call(facts, constructor=True)
     module = found[0].rpartition(".")[0] if found is not None else ""
     path = f"{module}.{maker.name}" if module else maker.name
     held = "is not set" if wanted == "True" else "is set"
     text = (
-        f"Make the {code(path)} with {code(f'{param}={wanted}')}: "
+        f"Make the {code(path)} with {code(f'{flag}={wanted}')}: "
         f"{code(f'{maker.name}.{method.name}')} makes the {code(owner)} (line {call.lineno}) "
         f"with {code(attribute)} None when {code(f'self.{flag}')} {held} (line "
-        f"{test.lineno}), which its constructor's {code(param)} sets; "
+        f"{test.lineno}), which its constructor's {code(flag)} sets; "
         f"{code(f'{owner}.{attribute}')} is None only then."
     )
     head = f"from {module} import {maker.name}\n" if module else ""
     fix = ExampleFix(
         before=f"{head}{maker.name}()",
-        after=f"{head}{maker.name}({param}={wanted})",
+        after=f"{head}{maker.name}({flag}={wanted})",
         note=f"Keep the other arguments you give {code(maker.name)}.",
     )
     return Solution(text=text, condition=condition.text, kind="setting", fix=fix)
@@ -101,21 +100,19 @@ def _none_test(text: str) -> str | None:
     return self_attribute(node.left)
 
 
-def _kept(cls: ast.ClassDef, attribute: str) -> str | None:
-    """The constructor's argument of that name when `__init__` keeps it as
-    `self.<attribute>` as it is; else None."""
+def _keeps(cls: ast.ClassDef, attribute: str) -> bool:
+    """Whether `__init__` takes an argument of that name and keeps it as
+    `self.<attribute>` as it is."""
     init = next((f for f in cls.body if isinstance(f, _Def) and f.name == "__init__"), None)
     if init is None or attribute not in {a.arg for a in (*init.args.args, *init.args.kwonlyargs)}:
-        return None
-    for node in walk(init):
-        if (
-            isinstance(node, ast.Assign)
-            and any(_is_self_attr(t, attribute) for t in node.targets)
-            and isinstance(node.value, ast.Name)
-            and node.value.id == attribute
-        ):
-            return attribute
-    return None
+        return False
+    return any(
+        isinstance(node, ast.Assign)
+        and any(self_attribute(t) == attribute for t in node.targets)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == attribute
+        for node in walk(init)
+    )
 
 
 def _set_elsewhere(cls: ast.ClassDef, attribute: str) -> bool:
@@ -129,7 +126,7 @@ def _set_elsewhere(cls: ast.ClassDef, attribute: str) -> bool:
                 targets = node.targets
             elif isinstance(node, ast.AugAssign | ast.AnnAssign):
                 targets = [node.target]
-            if any(_is_self_attr(t, attribute) for t in targets):
+            if any(self_attribute(t) == attribute for t in targets):
                 return True
     return False
 
@@ -153,12 +150,13 @@ def _switch(method: _Def, local: str) -> tuple[ast.expr, str, str] | None:
         test = node.test
         negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
         read = test.operand if isinstance(test, ast.UnaryOp) and negated else test
-        if not (isinstance(read, ast.Attribute) and _is_self_attr(read, read.attr)):
+        flag = self_attribute(read)
+        if flag is None:
             continue
         if nones[0] in node.body and _assigns(node.orelse, local):
-            return test, read.attr, "True" if negated else "False"
+            return test, flag, "True" if negated else "False"
         if nones[0] in node.orelse and _assigns(node.body, local):
-            return test, read.attr, "False" if negated else "True"
+            return test, flag, "False" if negated else "True"
     return None
 
 
@@ -170,7 +168,3 @@ def _assigns(body: list[ast.stmt], local: str) -> bool:
         and not is_none(s.value)
         for s in body
     )
-
-
-def _is_self_attr(node: ast.expr, attribute: str) -> bool:
-    return self_attribute(node) == attribute

@@ -198,7 +198,12 @@ class UserTry(NamedTuple):
 
 def user_try(facts: Facts) -> UserTry | None:
     """The site's own function, the `try` whose `except` holds the site, its handler and
-    that clause's condition, when the function is one a user calls; else None."""
+    that clause's condition, when the function is one a user calls; else None. Once a page:
+    several rules ask."""
+    return facts.once("user_try", lambda: _user_try(facts))
+
+
+def _user_try(facts: Facts) -> UserTry | None:
     clause = facts.innermost_except()
     if clause is None or not callable_by_user(facts):
         return None

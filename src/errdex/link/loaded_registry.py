@@ -107,7 +107,7 @@ class LoadedRegistries:
         roots = set(by_module)
         # the registry's own file names them as text: that is the registry itself
         held = {m for m in roots if importers.get(m, set()) <= {registry.module}}
-        held = _closure(held, importers, registry.module, self._names)
+        held = _closure(held, importers, self._names)
         held -= self._quoted_elsewhere(held, registry)
         # which registered modules reach each held one, through imports among them
         reached: dict[str, set[str]] = defaultdict(set)
@@ -423,11 +423,9 @@ def _loaded_by_import(target: str, modules: Mapping[str, FileFacts]) -> tuple[st
     return tuple(out)
 
 
-def _closure(
-    held: set[str], importers: dict[str, set[str]], registry: str, names: Namespace
-) -> set[str]:
-    """`held` and every module whose importers are all held (or the registry naming a
-    held one as text), until none is added."""
+def _closure(held: set[str], importers: dict[str, set[str]], names: Namespace) -> set[str]:
+    """`held` and every module of the version whose importers are all held, until none
+    is added."""
     held = set(held)
     changed = True
     while changed:
