@@ -370,10 +370,9 @@ def declaration_hook(facts: Facts) -> ClassHook | None:
         return None
     if facts.class_hook is not None:
         return None if _caught_here(facts) else facts.class_hook.hooks[0]
-    text_of = facts.file_text
-    if text_of is None:
+    reader = facts.file_text
+    if reader is None:
         return None
-    reader = text_of
 
     def nearest() -> ClassHook | None:
         for caller in sorted(facts.callers, key=lambda c: c.depth):

@@ -23,10 +23,9 @@ from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code, listed
-from errdex.explain.validators import hook_handed
+from errdex.explain.validators import TYPE_HOOKS, hook_handed
 from errdex.extract.shapes import is_none
 
-_HOOKS = ("__get_validators__", "__get_pydantic_core_schema__")
 _MAX_DEPTH = 3  # calls from the validator to the site's method
 _MAX_SHOWN = 3  # types named in a sentence
 _MAX_VALUES = 8  # members of a collection setting shown
@@ -50,7 +49,7 @@ def class_setting_solutions(facts: Facts, conditions: Sequence[ConditionView]) -
     site = facts.stored.site
     owner, _, name = site.function.rpartition(".")
     text = facts.source_text or ""
-    if not owner or "." in owner or not any(hook in text for hook in _HOOKS):
+    if not owner or "." in owner or not any(hook in text for hook in TYPE_HOOKS):
         return []
     if not any("cls." in c.text or c.text.endswith(" is None") for c in conditions):
         return []
@@ -144,7 +143,7 @@ def _family(facts: Facts, owner: str, name: str) -> _Family | None:
     if top is None:
         return None
     methods = {n.name: n for n in top.body if isinstance(n, ast.FunctionDef)}
-    handed = [m for hook in _HOOKS if hook in methods for m in hook_handed(methods[hook])]
+    handed = [m for hook in TYPE_HOOKS if hook in methods for m in hook_handed(methods[hook])]
     validator = next((m for m in handed if m in methods), None)
     if validator is None or name not in methods or name == validator:
         return None

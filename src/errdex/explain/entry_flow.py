@@ -42,6 +42,7 @@ from errdex.explain.entry_input import (
     caller_public_path,
     calls_at,
     other_values,
+    passes_keywords,
     reassigned,
 )
 from errdex.explain.linked import gate_view
@@ -136,7 +137,7 @@ def flow_entry(
                     continue  # spread twice, over two kinds, or the value itself not checked
                 here = next(iter(spreads)) if spreads else kinds
                 way = how or hop
-                if "=" in how and not _passes_keywords(read[0], caller.line, dotted):
+                if "=" in how and not passes_keywords(read[0], caller.line, dotted):
                     way = how.partition("=")[0]  # the keyword not handed on: not said
                 last = caller.function.rpartition(".")[2]
                 if last.startswith("__") and last not in _CALLED_DUNDERS:
@@ -379,16 +380,6 @@ def _matched_part(
         return matched, f"{PART}{group}{keyword}"
     outer = _matched_part(function, own, matched, line, depth + 1)
     return (outer[0], f"{PART}{group}{keyword}") if outer is not None else None
-
-
-def _passes_keywords(function: ast.FunctionDef, line: int, callee: str) -> bool:
-    """Whether the function's calls of `callee` at `line` hand on its own `**kwargs`."""
-    kwarg = function.args.kwarg
-    return kwarg is not None and any(
-        k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwarg.arg
-        for call in calls_at(function, line, callee)
-        for k in call.keywords
-    )
 
 
 def _bound_before(function: ast.FunctionDef, name: str, line: int) -> ast.expr | None:

@@ -168,6 +168,16 @@ def calls_at(found: ast.FunctionDef, line: int | None, callee: str) -> list[ast.
     return found_calls
 
 
+def passes_keywords(function: ast.FunctionDef, line: int | None, callee: str) -> bool:
+    """Whether the function's calls of `callee` at `line` hand on its own `**kwargs`."""
+    kwarg = function.args.kwarg
+    return kwarg is not None and any(
+        k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwarg.arg
+        for call in calls_at(function, line, callee)
+        for k in call.keywords
+    )
+
+
 def reassigned(function: ast.FunctionDef, name: str) -> bool:
     return any(
         isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)

@@ -23,7 +23,7 @@ from errdex.explain.entry_input import (
     CHECKS,
     MAX_DEPTH,
     caller_public_path,
-    calls_at,
+    passes_keywords,
     reassigned,
     roots,
 )
@@ -265,12 +265,7 @@ def _entry(
             own = function.args.kwarg if function is not None else None
             if function is None or own is None or reassigned(function, own.arg):
                 continue
-            handed = any(
-                k.arg is None and isinstance(k.value, ast.Name) and k.value.id == own.arg
-                for call in calls_at(function, caller.line, target)
-                for k in call.keywords
-            )
-            if handed:
+            if passes_keywords(function, caller.line, target):
                 passing = caller, own.arg
                 break
         if passing is None:

@@ -16,6 +16,7 @@ import ast
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from errdex.ast_walk import walk
 from errdex.explain.across_pages import AcrossPages
@@ -62,7 +63,8 @@ from errdex.facts import ConditionKind, KnobKind, SiteKind
 # Decorators that register a method as a validator of named fields (pydantic's).
 _FIELD_DECORATORS = frozenset({"validator", "field_validator"})
 # A type's hooks that hand the framework its validating methods.
-_TYPE_HOOKS = frozenset({"__get_validators__", "__get_pydantic_core_schema__"})
+# in the order a class having both is read (`_reached`, `class_settings`)
+TYPE_HOOKS = ("__get_validators__", "__get_pydantic_core_schema__")
 _SUBJECT = "\x00"
 # Types a value of plain data (a JSON document, a form, a config file) can have.
 _PLAIN = frozenset({"str", "int", "float", "bool", "list", "dict"})
@@ -122,7 +124,7 @@ def _validated(facts: Facts) -> Validated | None:
     # what registers it, read from the text first: most sites are no validator
     fields = _decorated_fields(decorators_above(text, span[0] + 1))
     hooked = bool(owner) and "." not in owner and f"cls.{name}" in text
-    hooked = hooked and any(hook in text for hook in _TYPE_HOOKS)
+    hooked = hooked and any(hook in text for hook in TYPE_HOOKS)
     named = not owner and (_named_validator(name) or _validating_module(facts, name))
     listed = None if owner else handed_on(facts, name)
     if fields is None and not hooked and not named and listed is None and not owner:
@@ -161,7 +163,7 @@ def _helper_of_validators(facts: Facts) -> Validated | None:
     text = facts.source_text or ""
     if any(c.file != own for c in linked):
         return None  # a helper called from another module
-    if not linked and not any(hook in text for hook in _TYPE_HOOKS):
+    if not linked and not any(hook in text for hook in TYPE_HOOKS):
         return None  # no caller, and no type of the module hands a validator on
     name = facts.stored.site.function
     # the index misses the calls of a class it did not read (one defined under `if
@@ -257,7 +259,7 @@ def _caller_validates(facts: Facts, caller: str, line: int) -> tuple[str, bool] 
     fields = _decorated_fields(decorators_above(text, span[0] + 1))
     if fields is not None:
         return _field_words(fields, owner), owner.endswith("Request")
-    hooked = f"cls.{name}" in text and any(hook in text for hook in _TYPE_HOOKS)
+    hooked = f"cls.{name}" in text and any(hook in text for hook in TYPE_HOOKS)
     if hooked and handed_by_type(facts, owner, name, line):
         return f"a field declared as {code(owner)}", False
     return None
@@ -292,7 +294,7 @@ def reached_from_hook(facts: Facts, owner: str, name: str) -> str | None:
     `__init__` or `__new__`); at most `_MAX_REACH` calls down. None when there is none, or
     the method is itself the one handed on (a validator: `validated` says so)."""
     text = facts.source_text or ""
-    if "." in owner or "<" in owner or not any(hook in text for hook in _TYPE_HOOKS):
+    if "." in owner or "<" in owner or not any(hook in text for hook in TYPE_HOOKS):
         return None
     return facts.once(f"reached_from_hook:{owner}.{name}", lambda: _reached(facts, owner, name))
 
@@ -304,7 +306,7 @@ def _reached(facts: Facts, owner: str, name: str) -> str | None:
     methods = {n.name: n for n in top.body if isinstance(n, ast.FunctionDef)}
     if name not in methods:
         return None
-    hooks = [methods[h] for h in _TYPE_HOOKS if h in methods]
+    hooks = [methods[h] for h in TYPE_HOOKS if h in methods]
     handed = [m for hook in hooks for m in hook_handed(hook) if m in methods]
     for validator in dict.fromkeys(handed):
         if validator == name:
@@ -370,41 +372,9 @@ def _own_calls_on_value(method: ast.FunctionDef, methods: dict[str, ast.Function
             callees = [target.attr]
         else:
             continue
-        if not _rebound_before(method, value, call.lineno, methods):
+        if not _assigned_before(method, value, call.lineno, partial(_own_method, methods)):
             found.extend(callees)
     return found
-
-
-def _rebound_before(
-    function: ast.FunctionDef, name: str, line: int, methods: dict[str, ast.FunctionDef]
-) -> bool:
-    """Whether `function` assigns `name` before `line` other than as `name =
-    self.m(name)` / `cls.m(name)` of the class's own method `m`."""
-    for node in walk(function):
-        if not (isinstance(node, ast.Name) and node.id == name):
-            continue
-        if not isinstance(node.ctx, ast.Store) or node.lineno >= line:
-            continue
-        assigned = next(
-            (
-                a
-                for a in walk(function)
-                if isinstance(a, ast.Assign) and len(a.targets) == 1 and a.targets[0] is node
-            ),
-            None,
-        )
-        value = assigned.value if assigned is not None else None
-        own = (
-            isinstance(value, ast.Call)
-            and isinstance(value.func, ast.Attribute)
-            and isinstance(value.func.value, ast.Name)
-            and value.func.value.id in ("cls", "self")
-            and value.func.attr in methods
-            and [ast.unparse(a) for a in value.args] == [name]
-        )
-        if not own:
-            return True
-    return False
 
 
 def _field_words(fields: list[str], owner: str) -> str:
@@ -436,28 +406,46 @@ def _given_as_it_came(outer: ast.FunctionDef, line: int, name: str, param: str, 
     return not _assigned_before(outer, value, line)
 
 
-def _assigned_before(function: ast.FunctionDef, name: str, line: int) -> bool:
+def _module_validator(call: ast.Call) -> bool:
+    """`str_validator(value)`: a validator of the module, run in place."""
+    return isinstance(call.func, ast.Name) and _named_validator(call.func.id) and not call.keywords
+
+
+def _assigned_before(
+    function: ast.FunctionDef,
+    name: str,
+    line: int,
+    keeps: Callable[[ast.Call], bool] = _module_validator,
+) -> bool:
     """Whether the function assigns `name` anew on a line before `line`; not counting a
-    validator of the module run on it in place (`value = str_validator(value)`): the same
-    value, converted."""
-    converted = {
+    call run on it alone that `keeps` says gives back the same value, converted or checked
+    (`value = str_validator(value)`; `_own_method`)."""
+    kept = {
         id(n.targets[0])
         for n in walk(function)
         if isinstance(n, ast.Assign)
         and len(n.targets) == 1
         and isinstance(n.value, ast.Call)
-        and isinstance(n.value.func, ast.Name)
-        and _named_validator(n.value.func.id)
+        and keeps(n.value)
         and [ast.unparse(a) for a in n.value.args] == [name]
-        and not n.value.keywords
     }
     return any(
         isinstance(n, ast.Name)
         and n.id == name
         and isinstance(n.ctx, ast.Store)
         and n.lineno < line
-        and id(n) not in converted
+        and id(n) not in kept
         for n in walk(function)
+    )
+
+
+def _own_method(methods: dict[str, ast.FunctionDef], call: ast.Call) -> bool:
+    """`self.check(value)` / `cls.check(value)`: a method of the class, run on the value."""
+    return (
+        isinstance(call.func, ast.Attribute)
+        and isinstance(call.func.value, ast.Name)
+        and call.func.value.id in ("cls", "self")
+        and call.func.attr in methods
     )
 
 
@@ -810,7 +798,7 @@ def handed_by_type(facts: Facts, owner: str, name: str, line: int | None = None)
         found = walk(tree) if tree is not None else iter(())
         cls = next((n for n in found if isinstance(n, ast.ClassDef) and n.name == owner), None)
     for item in cls.body if cls is not None else []:
-        if isinstance(item, ast.FunctionDef) and item.name in _TYPE_HOOKS:
+        if isinstance(item, ast.FunctionDef) and item.name in TYPE_HOOKS:
             called = {id(c.func) for c in walk(item) if isinstance(c, ast.Call)}
             for sub in walk(item):
                 if (
