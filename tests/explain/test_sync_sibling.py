@@ -31,6 +31,12 @@ STREAMS = {
                     raise RuntimeError("an async request sent with a sync Client")
                 return request
 
+            def _receive(self, request, transport):
+                response = transport.handle(request)
+                response.request = request
+                assert isinstance(response.stream, SyncStream)
+                return response
+
 
         class AsyncClient:
             async def send(self, request):
@@ -40,6 +46,11 @@ STREAMS = {
                 if not isinstance(request.stream, AsyncStream):
                     raise RuntimeError("a sync request sent with an AsyncClient")
                 return request
+
+            async def _receive(self, request, transport):
+                response = await transport.handle_async(request)
+                assert isinstance(response.stream, AsyncStream)
+                return response
         """,
     "streams/models.py": """
         import typing
@@ -208,4 +219,20 @@ def test_a_standard_sync_type_names_the_async_twin(streams: Store) -> None:
     assert (fix.before, fix.after) == ("body.read()", "await body.aread()")
     assert solutions_of(streams, "Body.iter_raw")[0].startswith(
         "Call `async for ... in aiter_raw()` instead of `iter_raw()`"
+    )
+
+
+def test_an_assert_on_what_another_object_returned_says_that_method(streams: Store) -> None:
+    # the counterpart's own `assert` refuses the other kind; the stream is read from what a
+    # method of another object (the user's transport) returned: said as what it must return
+    assert solutions_of(streams, "Client._receive")[0] == (
+        "Make the call with `streams.AsyncClient` instead, whose `_receive` takes it: "
+        "`Client._receive` needs `response.stream` to be a `SyncStream`, and here it is "
+        "asynchronous. To keep your `Client`, make `response.stream` synchronous: `response` "
+        "is what `transport.handle(request)` returns (line 15), so the `stream` of what "
+        "`handle` returns must be a `SyncStream`."
+    )
+    assert solutions_of(streams, "AsyncClient._receive")[0].endswith(
+        "`response` is what `transport.handle_async(request)` returns (line 31), so the "
+        "`stream` of what `handle_async` returns must be an `AsyncStream`."
     )

@@ -22,6 +22,7 @@ from errdex.explain.fix_forms import swapped_method_fix
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code
 from errdex.explain.user_call import user_call
+from errdex.extract.setters import param_names
 from errdex.link.expression_texts import negated_call
 
 # The standard library's abstract types (`typing`, `collections.abc`, `contextlib`) that have
@@ -199,7 +200,60 @@ def counterpart_class_solution(facts: Facts) -> Solution | None:
         f"{_a(kind)} {code(kind)}, and here it is {theirs}. To keep your {code(owner)}, "
         f"make {code(target)} {mine}."
     )
+    origin = _returned_by(facts, owner, method, target)
+    if origin is not None:
+        # a local made by a call on another object (the user's transport): said as what
+        # that object's method must return
+        local, _, attribute = target.partition(".")
+        text = text.removesuffix(".") + (
+            f": {code(local)} is what {code(origin[0])} returns (line {origin[1]}), so the "
+            f"{code(attribute)} of what {code(origin[2])} returns must be {_a(kind)} {code(kind)}."
+        )
     return Solution(text=text, condition=condition.text, kind="input")
+
+
+def _returned_by(facts: Facts, owner: str, method: str, target: str) -> tuple[str, int, str] | None:
+    """(`transport.handle_request(request)`, its line, `handle_request`) when `target` reads
+    an attribute of a local that the site's method assigns once, from a call of a public
+    method of another object (`response = transport.handle_request(request)`, or its
+    `await`)."""
+    name, dot, _ = target.partition(".")
+    if not dot or name == "self":
+        return None
+    found = facts.top_class(owner)
+    item = next(
+        (
+            i
+            for i in (found.body if found is not None else [])
+            if isinstance(i, ast.FunctionDef | ast.AsyncFunctionDef) and i.name == method
+        ),
+        None,
+    )
+    if item is None:
+        return None
+    stores = [
+        n
+        for n in walk(item)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name
+    ]
+    made = [
+        n
+        for n in walk(item)
+        if isinstance(n, ast.Assign) and len(stores) == 1 and n.targets == [stores[0]]
+    ]
+    if not made or name in param_names(item):
+        return None
+    value = made[0].value
+    value = value.value if isinstance(value, ast.Await) else value
+    if not (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and isinstance(value.func.value, ast.Name)
+        and value.func.value.id not in ("self", "cls")
+        and not value.func.attr.startswith("_")
+    ):
+        return None
+    return ast.unparse(value), made[0].lineno, value.func.attr
 
 
 def _counterpart_takes(facts: Facts, other: str, method: str, target: str, coroutine: bool) -> bool:
@@ -209,12 +263,15 @@ def _counterpart_takes(facts: Facts, other: str, method: str, target: str, corou
     for item in found.body if found is not None else []:
         kind = ast.AsyncFunctionDef if coroutine else ast.FunctionDef
         if isinstance(item, kind) and item.name == method:
+            # an `if not isinstance(...)` refusal, or an `assert isinstance(...)` (its test
+            # negated)
+            tests = [ast.unparse(n) for n in walk(item) if isinstance(n, ast.UnaryOp)]
+            tests += [f"not {ast.unparse(n.test)}" for n in walk(item) if isinstance(n, ast.Assert)]
             return any(
-                isinstance(n, ast.UnaryOp)
-                and (refused := _refused_kind(ast.unparse(n))) is not None
+                (refused := _refused_kind(test)) is not None
                 and refused[0] == target
                 and refused[2] == coroutine
-                for n in walk(item)
+                for test in tests
             )
     return False
 
