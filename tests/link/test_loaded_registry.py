@@ -81,3 +81,69 @@ def test_a_module_a_table_of_module_names_holds_is_not_picked() -> None:
     assert site_of("Shared transfers take at most", tabled).selections == ()
     (link,) = site_of("Shared transfers take at most").selections
     assert link.value == "SharedConnector"
+
+
+def test_a_module_that_runs_as_a_script_of_its_own_is_not_picked() -> None:
+    # the connector imports a server module that is also started on its own (`python -m`)
+    served = {
+        **LOADED,
+        "serve/transfer/shared.py": LOADED["serve/transfer/shared.py"].replace(
+            "from serve.transfer.common import block_size\n",
+            "from serve.transfer.common import block_size\n"
+            "        from serve.transfer.shared_server import serve_peers\n",
+        ),
+        "serve/transfer/shared_server.py": """
+            from serve.transfer.shared_state import peers_of
+
+
+            def serve_peers(port):
+                if port < 1024:
+                    raise ValueError("The shared server needs a port above 1023")
+                return peers_of(port)
+
+
+            if __name__ == "__main__":
+                serve_peers(5555)
+            """,
+        "serve/transfer/shared_state.py": """
+            def peers_of(port):
+                if port > 65535:
+                    raise ValueError("The shared state has no port above 65535")
+                return []
+            """,
+    }
+    assert site_of("The shared server needs a port", served).selections == ()
+    # what only the script imports runs when the script runs
+    assert site_of("The shared state has no port", served).selections == ()
+    # the connector itself is still loaded only by its name
+    (link,) = site_of("Shared transfers take at most", served).selections
+    assert link.value == "SharedConnector"
+
+
+def test_a_script_its_own_class_starts_is_still_picked() -> None:
+    # the connector's helper runs its own file as a child process: only the connector starts it
+    beating = {
+        **LOADED,
+        "serve/transfer/shared.py": LOADED["serve/transfer/shared.py"].replace(
+            "from serve.transfer.common import block_size\n",
+            "from serve.transfer.common import block_size\n"
+            "        from serve.transfer.beat import Beat\n",
+        ),
+        "serve/transfer/beat.py": """
+            import subprocess
+            import sys
+
+
+            class Beat:
+                def __init__(self, every):
+                    if every <= 0:
+                        raise ValueError("The beat needs a positive interval")
+                    self.child = subprocess.Popen([sys.executable, __file__, str(every)])
+
+
+            if __name__ == "__main__":
+                print("beat")
+            """,
+    }
+    (link,) = site_of("The beat needs a positive interval", beating).selections
+    assert link.value == "SharedConnector"

@@ -21,7 +21,9 @@ Only what the code states is linked:
   too: importing it runs theirs), or that a table of module names holds
   (`{"Model": ("extract_hidden_states", ...)}`), or whose own name a loader above it
   quotes where it builds names on their package, is loaded outside the registry and is
-  left out;
+  left out; so is a module that runs as a script of its own (`if __name__ == "__main__":`
+  at its top level: a server started with `python -m`), and what only it imports, unless
+  its own code starts it (`[sys.executable, __file__, ...]`, a heartbeat the connector runs);
 - no code writes a registered name into the setting itself (vllm sets `kv_connector` to
   `OffloadingConnector` for `--kv-offloading-backend native`): the modules such a name loads
   run without the user naming it, and are left out.
@@ -44,6 +46,10 @@ from errdex.linked_facts import KnobLink, SelectionLink
 _LOADS = b"import_module("
 # how a loader imports a module relative to its own package
 _RELATIVE = (b"__package__", b"package=")
+# a module run on its own (`python -m ...`): it loads without any registry, unless its own
+# code is what starts it (`subprocess.Popen([sys.executable, __file__, ...])`)
+_SCRIPT = re.compile(rb"""^if\s+__name__\s*==\s*["']__main__["']\s*:""", re.M)
+_RUNS_ITSELF = re.compile(rb"sys\.executable\s*,\s*__file__\b")
 # a module-level call given a string, then (maybe on later lines) the text of a module
 _REGISTERING = re.compile(rb"""^[A-Za-z_][\w.]*\([^)]*?["'][A-Za-z_]\w*\.\w""", re.M)
 
@@ -73,6 +79,7 @@ class LoadedRegistries:
         # module → (registry, the names that load it)
         self._loaded: dict[str, list[tuple[_Registry, tuple[str, ...]]]] = {}
         self._loaders: dict[str, tuple[str, bytes]] = {}  # path → (its package, text)
+        self._scripts: set[str] = set()
         if not texts:
             return
         # the files that import modules by name
@@ -90,6 +97,11 @@ class LoadedRegistries:
         if not registries:
             return
         importers = _importers(files, names, texts)
+        self._scripts = {
+            facts.module
+            for facts in files
+            if _SCRIPT.search(data := texts.get(facts.path, b"")) and not _RUNS_ITSELF.search(data)
+        }
         written = _written_names(texts, {r.key or _last(r.setting.behind) for r in registries})
         for registry in registries:
             self._add(registry, importers, written | _default_of(registry))
@@ -106,8 +118,12 @@ class LoadedRegistries:
             by_module[module].append(name)
         roots = set(by_module)
         # the registry's own file names them as text: that is the registry itself
-        held = {m for m in roots if importers.get(m, set()) <= {registry.module}}
-        held = _closure(held, importers, self._names)
+        held = {
+            m
+            for m in roots
+            if importers.get(m, set()) <= {registry.module} and m not in self._scripts
+        }
+        held = _closure(held, importers, self._names, self._scripts)
         held -= self._quoted_elsewhere(held, registry)
         # which registered modules reach each held one, through imports among them
         reached: dict[str, set[str]] = defaultdict(set)
@@ -423,15 +439,17 @@ def _loaded_by_import(target: str, modules: Mapping[str, FileFacts]) -> tuple[st
     return tuple(out)
 
 
-def _closure(held: set[str], importers: dict[str, set[str]], names: Namespace) -> set[str]:
-    """`held` and every module of the version whose importers are all held, until none
-    is added."""
+def _closure(
+    held: set[str], importers: dict[str, set[str]], names: Namespace, scripts: set[str]
+) -> set[str]:
+    """`held` and every module of the version (not a script) whose importers are all held,
+    until none is added."""
     held = set(held)
     changed = True
     while changed:
         changed = False
         for module, by in importers.items():
-            if module in held or module not in names.modules or not by:
+            if module in held or module in scripts or module not in names.modules or not by:
                 continue
             if by <= held:
                 held.add(module)
