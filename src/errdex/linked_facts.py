@@ -349,6 +349,10 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     # a value its check reads may come down from a public call by; only for a raise in a
     # function no public path reaches whose check reads a parameter.
     flow_links: tuple[CallerLink, ...] = ()
+    # The call in a class-creation hook (a metaclass's `__new__`/`__init__`, a base's
+    # `__init_subclass__`) nearest the site's function on some chain of calls at any depth
+    # (`CallerIndex.class_hook_link`); only for a raise, None when no hook reaches it.
+    class_hook: CallerLink | None = None
     # How many calls of the site's function the caller index resolved in the version, at
     # any place (`caller_links` keeps a few callers a level); None when not counted.
     calls: int | None = None

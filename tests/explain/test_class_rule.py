@@ -56,10 +56,69 @@ MODELS = """
             raise TypeError(f"class {cls.__name__} must not derive more than five levels down")
     """
 
+# A check five calls down from the metaclass, in another module: further than the callers
+# a page keeps (three up), reached by the linker's walk down from the hooks.
+DEEP = """
+    class DeepMeta(type):
+        def __new__(mcs, name, bases, namespace):
+            cls = super().__new__(mcs, name, bases, namespace)
+            _complete(cls)
+            return cls
+
+
+    def _complete(cls):
+        if not isinstance(cls, type):
+            raise TypeError("not a class")
+        _build(cls)
+
+
+    def _build(cls):
+        _inner(cls)
+
+
+    def _inner(cls):
+        from ._checks import _table_args
+
+        _table_args(cls)
+    """
+
+DEEP_CHECKS = """
+    from models.core.options import Options
+
+
+    def _table_args(cls):
+        _columns(cls)
+        Options(cls)
+
+
+    def _columns(cls):
+        if getattr(cls, "columns", None) and getattr(cls, "table", None):
+            raise ValueError("Can't add columns when specifying a table")
+    """
+
+# General code of another package the deep check reaches too: its users mostly call it
+# themselves, with no class of theirs made.
+OPTIONS = """
+    class Options:
+        def __init__(self, owner):
+            self._validate(owner)
+
+        def _validate(self, owner):
+            if getattr(owner, "dialect_kw", None):
+                raise TypeError("Argument dialect_kw is not accepted by this dialect")
+    """
+
 
 @pytest.fixture(scope="module")
 def models(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    files = {"models/__init__.py": "", "models/_construction.py": MODELS}
+    files = {
+        "models/__init__.py": "",
+        "models/_construction.py": MODELS,
+        "models/_deep.py": DEEP,
+        "models/_checks.py": DEEP_CHECKS,
+        "models/core/__init__.py": "",
+        "models/core/options.py": OPTIONS,
+    }
     yield from indexed_package(tmp_path_factory.mktemp("class_rule"), "models", files)
 
 
@@ -93,4 +152,16 @@ def test_a_message_stating_no_rule_gets_none(models: Store) -> None:
 
 def test_no_hook_reaches_the_function(models: Store) -> None:
     page = page_with_message(models, "models", "schema must be a dict")
+    assert not any(s.startswith(_CHANGE) for s in offered(page))
+
+
+def test_a_hook_further_than_three_callers_up(models: Store) -> None:
+    page = page_with_message(models, "models", "Can't add columns")
+    first = page.solutions[0].text
+    assert first.startswith(_CHANGE)
+    assert "reached from `DeepMeta.__new__`" in first
+
+
+def test_a_far_hook_of_another_folder_is_not_said(models: Store) -> None:
+    page = page_with_message(models, "models", "Argument dialect_kw is not accepted")
     assert not any(s.startswith(_CHANGE) for s in offered(page))

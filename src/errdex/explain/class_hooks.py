@@ -26,6 +26,7 @@ from collections.abc import Callable
 from errdex.ast_walk import walk
 from errdex.explain.class_made import ATTRIBUTES, BODY, ClassHook, ClassHooks
 from errdex.explain.context import Facts, function_at
+from errdex.explain.linked import gate_view
 from errdex.explain.page import Caller, ConditionView, Solution
 from errdex.explain.plain import code, listed
 from errdex.explain.refused_use import INVARIANTS
@@ -33,6 +34,7 @@ from errdex.explain.user_values import loop_header
 from errdex.extract.module import module_name
 from errdex.extract.shapes import single_binding
 from errdex.facts import ConditionKind, SiteKind
+from errdex.link.callers import METACLASSES
 from errdex.link.expression_texts import parse_expression
 
 __all__ = [
@@ -44,10 +46,6 @@ __all__ = [
     "names_hook_argument",
 ]
 
-# The metaclasses of the standard library a package's metaclass derives from.
-_METACLASSES = frozenset(
-    {"type", "ABCMeta", "abc.ABCMeta", "EnumMeta", "enum.EnumMeta", "EnumType", "enum.EnumType"}
-)
 _MAX_HOOKS = 3  # hooks named on the page at most
 _MAX_BASES_DEPTH = 3  # a metaclass's base defined in the same file, and its base
 _SUBCLASS_HOOK = "__init_subclass__"
@@ -248,7 +246,7 @@ def _is_metaclass(text: str, name: str, depth: int) -> bool:
     """Whether the class `name` of `text` derives from a metaclass of the standard library
     (itself, or through a base of the same file)."""
     bases = _bases(text, name)
-    if any(b in _METACLASSES for b in bases):
+    if any(b in METACLASSES for b in bases):
         return True
     return depth > 1 and any(
         b.isidentifier() and b != name and _is_metaclass(text, b, depth - 1) for b in bases
@@ -361,10 +359,11 @@ def _caught_here(facts: Facts) -> bool:
 
 def declaration_hook(facts: Facts) -> ClassHook | None:
     """The class-creation hook nearest the site on some chain of its callers (within the
-    linker's three), when the site is a raise of a private function (no call a user writes:
-    only the package's code, the hook's among it, reaches it) that is no invariant of the
-    authors and that its own `try` does not catch; else None. Other chains may reach the
-    function too: what it checks is still what the user declared, read on the way."""
+    linker's three, else the one the linker found at any depth in the site's folder), when
+    the site is a raise of a private function (no call a user writes: only the package's
+    code, the hook's among it, reaches it) that is no invariant of the authors and that its
+    own `try` does not catch; else None. Other chains may reach the function too: what it
+    checks is still what the user declared, read on the way."""
     site = facts.stored.site
     if site.kind != SiteKind.RAISE or _invariant(facts) or not _private(facts):
         return None
@@ -375,7 +374,16 @@ def declaration_hook(facts: Facts) -> ClassHook | None:
         return None
 
     def nearest() -> ClassHook | None:
-        for caller in sorted(facts.callers, key=lambda c: c.depth):
+        # the callers on the page, then the hook the linker found further up (any depth)
+        # when it is in the site's own folder: a function of another package that class
+        # creation reaches on the way is general code (`Table(...)`'s own checks), whose
+        # users mostly call it with no class of theirs made
+        further = facts.stored.class_hook
+        callers = sorted(facts.callers, key=lambda c: c.depth)
+        folder = facts.stored.file.rpartition("/")[0]
+        if further is not None and further.file.rpartition("/")[0] == folder:
+            callers.append(gate_view(further))
+        for caller in callers:
             if not _hook_name(caller.function):
                 continue
             found = _hook_of(caller.function, caller.file, caller.line, facts, reader, caller.depth)

@@ -64,7 +64,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "115-registry-scripts"
+LINKER_VERSION = "116-class-hook-reach"
 
 
 def link_version(
@@ -395,6 +395,11 @@ class _Context:
             callers=self.callers.nearest(indexed.module, site.function),
             caller_links=links,
             flow_links=self._flow_links(indexed),
+            class_hook=(
+                self.callers.class_hook_link(indexed.module, site.function)
+                if site.kind == SiteKind.RAISE
+                else None
+            ),
             calls=len(self.callers.passing_calls(indexed.module, site.function)),
             gates=gates,
             knobs=tuple(

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 
+import msgspec
+
 from errdex.extract.shapes import OWN_ATTRIBUTE, OWN_OBJECT, SUPER
 from errdex.facts import CallSite, FileFacts
 from errdex.link.public import PublicPaths
@@ -31,6 +33,14 @@ FLOW_PER_LEVEL = 8
 FLOW_CALLERS = 24
 _CONSTRUCTORS = ("__init__", "__post_init__")
 _MAX_FAMILY = 16  # classes defining one method name, for a call whose receiver is unknown
+# What Python runs at the end of a user's `class` statement: a metaclass's `__new__` and
+# `__init__` (a class deriving from one of these metaclasses of the standard library), a
+# base's `__init_subclass__`
+METACLASSES = frozenset(
+    {"type", "ABCMeta", "abc.ABCMeta", "EnumMeta", "enum.EnumMeta", "EnumType", "enum.EnumType"}
+)
+_METACLASS_HOOKS = ("__new__", "__init__")
+_SUBCLASS_HOOK = "__init_subclass__"
 
 
 class CallerIndex:
@@ -56,6 +66,9 @@ class CallerIndex:
         # chosen at run time: `current_platform.get_attn_backend_cls(backend)`), by method
         self._unresolved: dict[str, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
         self._families: dict[str, set[str] | None] = {}
+        # each function a class-creation hook reaches → the hook's call nearest it (made
+        # once a version, at the first ask: `class_hook_link`)
+        self._hooked: dict[Target, CallerLink] | None = None
         self._definers: defaultdict[str, list[ResolvedClass]] | None = None  # by method name
         by_target, unresolved = self._by_target, self._unresolved
         # calls of a method on an object whose class the code says (`_on_object`), apart:
@@ -160,6 +173,65 @@ class CallerIndex:
                 calls = [*calls, *unresolved]
             found = self._passing[key] = tuple(calls)
         return found
+
+    def class_hook_link(self, module: str, function: str) -> CallerLink | None:
+        """The call, in a class-creation hook (a metaclass's `__new__`/`__init__`, a
+        base's `__init_subclass__`), nearest `module.function` on some chain of calls at
+        any depth (the `depth` said), that chain's first step down from the hook as
+        `calls`; None when no hook reaches it. One walk down from every hook of the
+        version, made at the first ask."""
+        if self._hooked is None:
+            self._hooked = self._hook_reach()
+        return self._hooked.get((module, function))
+
+    def _hook_reach(self) -> dict[Target, CallerLink]:
+        """`class_hook_link` of every function a hook reaches: a walk breadth first down
+        the calls, from all hooks at once."""
+        down: defaultdict[Target, list[tuple[Target, int, str]]] = defaultdict(list)
+        for target, calls in (*self._by_target.items(), *self._on_objects.items()):
+            for call, facts in calls:
+                if call.function != "<module>":
+                    down[(facts.module, call.function)].append((target, call.line, facts.path))
+        found: dict[Target, CallerLink] = {}
+        level: list[tuple[Target, CallerLink | None]] = [
+            (hook, None) for hook in down if self._is_hook(hook)
+        ]
+        seen = {hook for hook, _ in level}
+        depth = 0
+        while level:
+            depth += 1
+            following: list[tuple[Target, CallerLink | None]] = []
+            for caller, link in level:
+                for target, line, path in down[caller]:
+                    if target in seen:
+                        continue
+                    seen.add(target)
+                    reached = link or CallerLink(
+                        function=caller[1],
+                        module=caller[0],
+                        file=path,
+                        line=line,
+                        calls=f"{target[0]}.{target[1]}",
+                        guard_known=False,
+                    )
+                    found[target] = msgspec.structs.replace(reached, depth=depth)
+                    following.append((target, reached))
+            level = following
+        return found
+
+    def _is_hook(self, target: Target) -> bool:
+        owner, _, method = target[1].rpartition(".")
+        if not owner or "<locals>" in owner:
+            return False
+        if method == _SUBCLASS_HOOK:
+            return True
+        if method not in _METACLASS_HOOKS:
+            return False
+        known = self._names.classes.get(f"{target[0]}.{owner}")
+        return known is not None and any(
+            METACLASSES.intersection(c.fact.bases)
+            for c in self._names.class_and_bases(known.file, owner)
+        )
 
     def _family(self, method: str) -> set[str] | None:
         """The classes defining `method` when one of them is a base of all the others."""

@@ -1,0 +1,82 @@
+"""The class-creation hook nearest a raise at any depth: a metaclass's `__new__` or a
+base's `__init_subclass__` some chain of calls reaches the raise from, further up than
+the three callers a page keeps; none for a function no hook reaches, nor a plain class's
+`__init__`."""
+
+from __future__ import annotations
+
+import textwrap
+
+from errdex.extract import extract_file
+from errdex.link import link_version
+from errdex.linked_facts import IndexedSite
+
+FILES = {
+    "made/__init__.py": "",
+    "made/_meta.py": """
+        from made._steps import one
+
+
+        class Meta(type):
+            def __new__(mcs, name, bases, namespace):
+                cls = super().__new__(mcs, name, bases, namespace)
+                one(cls)
+                return cls
+
+
+        class Plain:
+            def __init__(self):
+                from made._steps import lonely
+
+                lonely(self)
+
+
+        class Base:
+            def __init_subclass__(cls, **kwargs):
+                from made._steps import three
+
+                three(cls)
+        """,
+    "made/_steps.py": """
+        def one(cls):
+            two(cls)
+
+
+        def two(cls):
+            three(cls)
+
+
+        def three(cls):
+            four(cls)
+
+
+        def four(cls):
+            if getattr(cls, "bad", False):
+                raise TypeError("bad class")
+
+
+        def lonely(obj):
+            if obj is None:
+                raise ValueError("no object")
+        """,
+}
+
+
+def _sites() -> dict[str, IndexedSite]:
+    facts = [extract_file(p, textwrap.dedent(t).encode()) for p, t in FILES.items()]
+    return {s.site.message.text: s for s in link_version("made", facts) if s.site.message}
+
+
+def test_the_nearest_hook_at_any_depth() -> None:
+    hook = _sites()["bad class"].class_hook
+    assert hook is not None
+    # `Base.__init_subclass__` calls `three`: two calls above `four`, nearer than `Meta`'s
+    assert (hook.function, hook.depth, hook.calls) == (
+        "Base.__init_subclass__",
+        2,
+        "made._steps.three",
+    )
+
+
+def test_a_plain_class_init_is_no_hook() -> None:
+    assert _sites()["no object"].class_hook is None
