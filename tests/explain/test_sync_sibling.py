@@ -52,6 +52,23 @@ STREAMS = {
                 assert isinstance(response.stream, AsyncStream)
                 return response
         """,
+    "streams/relays.py": """
+        from streams.models import AsyncStream, SyncStream
+
+
+        class Relay:
+            def _pass(self, request, transport):
+                response = transport._handle(request)
+                assert isinstance(response.stream, SyncStream)
+                return response
+
+
+        class AsyncRelay:
+            async def _pass(self, request, transport):
+                response = await transport._handle_async(request)
+                assert isinstance(response.stream, AsyncStream)
+                return response
+        """,
     "streams/models.py": """
         import typing
 
@@ -235,4 +252,8 @@ def test_an_assert_on_what_another_object_returned_says_that_method(streams: Sto
     assert solutions_of(streams, "AsyncClient._receive")[0].endswith(
         "`response` is what `transport.handle_async(request)` returns (line 31), so the "
         "`stream` of what `handle_async` returns must be an `AsyncStream`."
+    )
+    # a private method's return is the package's own doing, not the user's: not said
+    assert solutions_of(streams, "Relay._pass")[0].endswith(
+        "To keep your `Relay`, make `response.stream` synchronous."
     )

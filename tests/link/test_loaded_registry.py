@@ -118,6 +118,16 @@ def test_a_module_that_runs_as_a_script_of_its_own_is_not_picked() -> None:
     # the connector itself is still loaded only by its name
     (link,) = site_of("Shared transfers take at most", served).selections
     assert link.value == "SharedConnector"
+    # a registered module that is a script of its own is not picked either
+    started = {
+        **LOADED,
+        "serve/transfer/shared.py": LOADED["serve/transfer/shared.py"]
+        + """
+        if __name__ == "__main__":
+            SharedConnector(None)
+        """,
+    }
+    assert site_of("Shared transfers take at most", started).selections == ()
 
 
 def test_a_script_its_own_class_starts_is_still_picked() -> None:
