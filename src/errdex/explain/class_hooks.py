@@ -34,7 +34,7 @@ from errdex.explain.user_values import loop_header
 from errdex.extract.module import module_name
 from errdex.extract.shapes import single_binding
 from errdex.facts import ConditionKind, SiteKind
-from errdex.link.callers import METACLASSES
+from errdex.link.callers import METACLASS_HOOKS, METACLASSES, SUBCLASS_HOOK
 from errdex.link.expression_texts import parse_expression
 
 __all__ = [
@@ -48,9 +48,7 @@ __all__ = [
 
 _MAX_HOOKS = 3  # hooks named on the page at most
 _MAX_BASES_DEPTH = 3  # a metaclass's base defined in the same file, and its base
-_SUBCLASS_HOOK = "__init_subclass__"
 _HEADER = re.compile(r"[ \t]*class\s+(?P<name>\w+)\s*\((?P<bases>[^)]*)\)\s*:")
-_METACLASS_HOOKS = ("__new__", "__init__")
 # The positional parameters Python fills for a metaclass's `__new__`: the metaclass (or
 # the class, for `__init__`), the name, the bases, the namespace.
 _BODY_AT = 3
@@ -212,7 +210,7 @@ def _passed_down(
 
 def _hook_name(function: str) -> bool:
     method = function.rpartition(".")[2]
-    return "." in function and (method == _SUBCLASS_HOOK or method in _METACLASS_HOOKS)
+    return "." in function and (method == SUBCLASS_HOOK or method in METACLASS_HOOKS)
 
 
 def _hook_of(
@@ -230,7 +228,7 @@ def _hook_of(
     text = facts.source_text if file == facts.stored.file else text_of(file)
     if text is None or owner == "<locals>":
         return None
-    if method == _SUBCLASS_HOOK:
+    if method == SUBCLASS_HOOK:
         kind = "subclass"
     elif _is_metaclass(text, owner, _MAX_BASES_DEPTH):
         kind = "metaclass"
@@ -384,8 +382,6 @@ def declaration_hook(facts: Facts) -> ClassHook | None:
         if further is not None and further.file.rpartition("/")[0] == folder:
             callers.append(gate_view(further))
         for caller in callers:
-            if not _hook_name(caller.function):
-                continue
             found = _hook_of(caller.function, caller.file, caller.line, facts, reader, caller.depth)
             if found is not None:
                 return found[0]

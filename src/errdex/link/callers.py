@@ -39,8 +39,8 @@ _MAX_FAMILY = 16  # classes defining one method name, for a call whose receiver 
 METACLASSES = frozenset(
     {"type", "ABCMeta", "abc.ABCMeta", "EnumMeta", "enum.EnumMeta", "EnumType", "enum.EnumType"}
 )
-_METACLASS_HOOKS = ("__new__", "__init__")
-_SUBCLASS_HOOK = "__init_subclass__"
+METACLASS_HOOKS = ("__new__", "__init__")
+SUBCLASS_HOOK = "__init_subclass__"
 
 
 class CallerIndex:
@@ -223,9 +223,9 @@ class CallerIndex:
         owner, _, method = target[1].rpartition(".")
         if not owner or "<locals>" in owner:
             return False
-        if method == _SUBCLASS_HOOK:
+        if method == SUBCLASS_HOOK:
             return True
-        if method not in _METACLASS_HOOKS:
+        if method not in METACLASS_HOOKS:
             return False
         known = self._names.classes.get(f"{target[0]}.{owner}")
         return known is not None and any(
