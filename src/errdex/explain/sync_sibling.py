@@ -132,9 +132,19 @@ def _method(
     """The method `name` of the module's class `owner`."""
     for node in tree.body if tree is not None else []:
         if isinstance(node, ast.ClassDef) and node.name == owner:
-            for item in node.body:
-                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == name:
-                    return item
+            found = _own_method(node, name)
+            if found is not None:
+                return found
+    return None
+
+
+def _own_method(
+    cls: ast.ClassDef | None, name: str
+) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The method `name` the class's own body defines first."""
+    for item in cls.body if cls is not None else []:
+        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == name:
+            return item
     return None
 
 
@@ -220,30 +230,19 @@ def _returned_by(facts: Facts, owner: str, method: str, target: str) -> tuple[st
     name, dot, _ = target.partition(".")
     if not dot or name == "self":
         return None
-    found = facts.top_class(owner)
-    item = next(
-        (
-            i
-            for i in (found.body if found is not None else [])
-            if isinstance(i, ast.FunctionDef | ast.AsyncFunctionDef) and i.name == method
-        ),
-        None,
-    )
-    if item is None:
+    item = _own_method(facts.top_class(owner), method)
+    if item is None or name in param_names(item):
         return None
     stores = [
         n
         for n in walk(item)
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name
     ]
-    made = [
-        n
-        for n in walk(item)
-        if isinstance(n, ast.Assign) and len(stores) == 1 and n.targets == [stores[0]]
-    ]
-    if not made or name in param_names(item):
+    # the one store of the local is an assignment's only target
+    made = next((n for n in walk(item) if isinstance(n, ast.Assign) and n.targets == stores), None)
+    if len(stores) != 1 or made is None:
         return None
-    value = made[0].value
+    value = made.value
     value = value.value if isinstance(value, ast.Await) else value
     if not (
         isinstance(value, ast.Call)
@@ -253,7 +252,7 @@ def _returned_by(facts: Facts, owner: str, method: str, target: str) -> tuple[st
         and not value.func.attr.startswith("_")
     ):
         return None
-    return ast.unparse(value), made[0].lineno, value.func.attr
+    return ast.unparse(value), made.lineno, value.func.attr
 
 
 def _counterpart_takes(facts: Facts, other: str, method: str, target: str, coroutine: bool) -> bool:

@@ -24,6 +24,7 @@ import ast
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView
+from errdex.explain.parsed_value import try_of
 from errdex.explain.refused_ways import if_at
 from errdex.extract.conditions import dotted_name
 from errdex.facts import BRANCH_KINDS
@@ -97,18 +98,10 @@ def _tried_calls(facts: Facts, handler_line: int) -> tuple[int, int, str] | None
     `self.m(x)`, `y = self.m(x)`): None for a `try` doing more, where which call failed
     is not known."""
     function = facts.site_function()
-    if function is None:
+    found = try_of(function, handler_line) if function is not None else None
+    if found is None or len(found[0].body) != 1:
         return None
-    node = next(
-        (
-            n
-            for n in walk(function)
-            if isinstance(n, ast.Try) and any(h.lineno == handler_line for h in n.handlers)
-        ),
-        None,
-    )
-    if node is None or len(node.body) != 1:
-        return None
+    node = found[0]
     statement = node.body[0]
     value = statement.value if isinstance(statement, _CALLING) else None
     if isinstance(value, ast.Await):
