@@ -87,6 +87,7 @@ from errdex.explain.key_requirement import empties_mapping, key_requirement
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.literal_members import with_members
 from errdex.explain.loaded_plugin import loaded_solutions
+from errdex.explain.log_record import log_record_solution
 from errdex.explain.made_by import made_by_solution
 from errdex.explain.maker_setting import maker_setting_solution
 from errdex.explain.missing_data import missing_data_solution
@@ -420,6 +421,9 @@ def _solutions(facts: Facts) -> list[Solution]:
         # the user's subclass declares; the standard stream the user's process holds
         if defined is not None:
             found.add(defined, 0)
+    logged = log_record_solution(facts)  # the exception the user's log call gave its record
+    if logged is not None:  # before the handler's switch that gives up what it was asked
+        found.add(logged, -1)
     for declared in (
         registration_solution(facts),
         handed_solution(facts),
