@@ -161,3 +161,48 @@ def test_a_key_a_caller_reads_and_passes_is_written_in_the_flag_s_json(passed: S
     assert texts[0].startswith(
         "Change `prefill_backend` in the JSON of `--loader-extra-config`, which `backend` follows"
     ), texts
+
+
+HELPED = {
+    **SERVE_CLI,
+    "eng/args.py": DICT_ARGS,
+    "eng/worker.py": """
+        def _make_pool(extra_config, sleeping):
+            pool = str(extra_config.get("pool") or "").upper()
+            if not pool:
+                return None
+            if pool not in ("NV", "RDMA"):
+                raise ValueError(f"unsupported pool {pool!r}")
+            if sleeping:
+                raise ValueError("a pool cannot sleep")
+            return pool
+
+
+        class Worker:
+            def __init__(self, vllm_config, sleeping):
+                extra_config = vllm_config.transfer_config.extra_config
+                self.pool = _make_pool(extra_config, sleeping)
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def helped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("helped"), "eng", HELPED)
+
+
+def test_a_key_a_helper_reads_of_the_dict_its_callers_give_is_in_the_flag_s_json(
+    helped: Store,
+) -> None:
+    """`pool = str(extra_config.get("pool") or "").upper()`, every call giving the helper
+    the flag's free dict: a value the check names, nested in the dict field; or, for a
+    check that needs the key given at all, the key left out (it reads `""` then)."""
+    texts = [s.text for s in page_with_message(helped, "eng", "unsupported pool").solutions]
+    assert texts[0].startswith('Pass `--transfer-config \'{"extra_config": {"pool": "NV"}}\'`'), (
+        texts
+    )
+    texts = [s.text for s in page_with_message(helped, "eng", "a pool cannot sleep").solutions]
+    assert any(
+        t.startswith("Leave `pool` out of `extra_config` in the JSON of `--transfer-config`")
+        for t in texts
+    ), texts

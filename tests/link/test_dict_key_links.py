@@ -215,6 +215,61 @@ def test_a_re_raise_under_a_kept_key_names_the_key() -> None:
     ], site.knobs
 
 
+HELPED = {
+    "eng/args.py": DICT_ARGS,
+    "eng/worker.py": """
+        def _make_pool(extra_config, depth):
+            pool = str(extra_config.get("pool") or "").upper()
+            if pool and pool not in ("NV", "RDMA"):
+                raise ValueError("unsupported pool")
+            return pool
+
+
+        def _pick_layout(extra_config):
+            layout = extra_config.get("layout", "flat")
+            if layout not in ("flat", "nested"):
+                raise ValueError("unsupported layout")
+
+
+        def _pick_mode(extra_config):
+            mode = extra_config.get("mode")
+            if mode is not None and mode != "fast":
+                raise ValueError("unsupported mode")
+
+
+        def _relay(extra_config):
+            _pick_layout(extra_config)
+
+
+        class Worker:
+            def __init__(self, vllm_config, spec):
+                extra_config = vllm_config.transfer_config.extra_config
+                self.pool = _make_pool(extra_config, 2)
+                _relay(extra_config)
+                _pick_mode(extra_config)
+                _pick_mode(spec)
+        """,
+}
+
+
+def test_a_key_of_a_dict_every_caller_gives_from_a_json_flag_is_that_key() -> None:
+    """`pool = str(extra_config.get("pool") or "").upper()` in a helper every call gives
+    the flag's free dict (as it is, or passed on by another helper): the key in the JSON,
+    left out meaning the empty value; not where a call gives the helper another dict."""
+    sites = link(HELPED)
+    for message, local, key, default in (
+        ("unsupported pool", "pool", "pool", "''"),
+        ("unsupported layout", "layout", "layout", "'flat'"),
+    ):
+        knobs = [k for k in sites[message].knobs if k.behind == local]
+        assert [(k.name, k.json_key, k.dict_key, k.dict_default) for k in knobs] == [
+            ("--transfer-config", "extra_config", key, default)
+        ], sites[message].knobs
+        assert knobs[0].passed_by[-1] == "Worker.__init__"
+    # one call gives the flag's dict, another the caller's own argument: no flag decides it
+    assert not any(k.json_key for k in sites["unsupported mode"].knobs)
+
+
 def link_all(files: dict[str, str]) -> list[IndexedSite]:
     facts = [extract_file(path, textwrap.dedent(text).encode()) for path, text in files.items()]
     return link_version("demo", facts)

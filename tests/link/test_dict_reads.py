@@ -26,3 +26,13 @@ def test_a_dict_under_an_empty_fallback_is_that_dict() -> None:
     assert dict_alias("config.extra_config or dict()") == "config.extra_config"
     assert dict_alias("config.extra_config or {'a': 1}") is None
     assert dict_alias("config.extra_config") is None
+
+
+def test_a_key_read_under_an_empty_fallback_defaults_to_it() -> None:
+    """`str(d.get("k") or "").upper()`: left out (or given empty), the key reads `""`."""
+    assert dict_read('str(extra.get("pool") or "").upper()') == DictRead("extra", "pool", "''")
+    assert dict_read('extra.get("n", 0) or 0') == DictRead("extra", "n", "0")
+    # a fallback to a value, after a truthy default, or a key that must be given
+    assert dict_read('extra.get("pool") or "cpu"') is None
+    assert dict_read('extra.get("pool", "cpu") or ""') is None
+    assert dict_read('extra["pool"] or ""') is None

@@ -236,6 +236,8 @@ def _setting_action(
             # a key of a free dict: left out of it, where `.get` then gives None (no
             # class's validator ties the dict's keys to the object's others)
             return _dict_key_left_out(knob)
+        if knob.dict_key is not None and shape is not None and _empty_left_out(shape, knob):
+            return _dict_key_left_out(knob, empty=True)
         if held_key(knob) and shape is not None and not_none(shape):
             # `null` in the JSON with the user's other keys: the class's validator may tie
             # them to this one (`torch_profiler_activities` only with `profiler` "torch");
@@ -776,13 +778,21 @@ def _key_change(knob: Knob) -> KnobAction:
     return KnobAction(text=text, knob=knob.name)
 
 
-def _dict_key_left_out(knob: Knob) -> KnobAction:
+def _dict_key_left_out(knob: Knob, empty: bool = False) -> KnobAction:
     """`x is not None` of a free dict's key read with `.get("k")`: the key left out of the
-    dict (what the user asked for with it is given up). Read as `d["k"]`, or with another
-    default, leaving it out gives no None: only the key is named."""
-    if knob.dict_default != "None":
+    dict (what the user asked for with it is given up); `empty`, a truth test of a key
+    whose default is the empty string. Read as `d["k"]`, or with another default, leaving
+    it out gives no None: only the key is named."""
+    if knob.dict_default != "None" and not empty:
         return _key_change(knob)
     return KnobAction(text=f"Leave {_key_out_of(knob)}", knob=knob.name, drops=True)
+
+
+def _empty_left_out(shape: Shape, knob: Knob) -> bool:
+    """`x` tested for truth, `x` a free dict's key read with the empty string as its default
+    (`str(d.get("k") or "").upper()`): left out, the key gives `""`, which the conversions
+    a read keeps (`str`, `.upper()`, `.strip()`) leave empty, so the test fails."""
+    return shape.op == "true" and knob.dict_default == "''"
 
 
 def _key_out_of(knob: Knob) -> str:

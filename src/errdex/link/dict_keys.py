@@ -43,6 +43,8 @@ def dict_read(text: str) -> DictRead | None:
 
 def _read(node: ast.expr) -> DictRead | None:
     node = _unwrapped(node)
+    if isinstance(node, ast.BoolOp):
+        return _or_empty(node)
     if isinstance(node, ast.IfExp):
         # `d.get("k", "auto") if isinstance(d, dict) else "auto"`: the same default
         # either way, so the key decides
@@ -72,6 +74,25 @@ def _read(node: ast.expr) -> DictRead | None:
     if not isinstance(default, ast.Constant):
         return None  # a default computed elsewhere: what leaving the key out gives is not known
     return DictRead(receiver, key, repr(default.value))
+
+
+def _or_empty(node: ast.BoolOp) -> DictRead | None:
+    """`d.get("k") or ""`: the key's value, an empty one standing in for a key left out
+    (its default then the empty constant); a key that may be given empty reads the same.
+    Not `d["k"] or ""` (leaving the key out fails), nor a fallback to another value."""
+    if not (isinstance(node.op, ast.Or) and len(node.values) == 2):
+        return None
+    empty = node.values[1]
+    if not isinstance(empty, ast.Constant) or empty.value:
+        return None
+    read = _read(node.values[0])
+    if read is None or read.default is None or read.default not in _EMPTY_DEFAULTS:
+        return None
+    return read._replace(default=repr(empty.value))
+
+
+# `.get`'s defaults an empty fallback after `or` takes the place of
+_EMPTY_DEFAULTS = frozenset({"None", "''", "0", "False"})
 
 
 def _unwrapped(node: ast.expr) -> ast.expr:

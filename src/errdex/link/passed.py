@@ -35,11 +35,12 @@ from errdex.ast_walk import walk
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import Binding, CallSite, ClassFact, Condition, ConditionKind, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
+from errdex.link.dict_keys import dict_read
 from errdex.link.expression_texts import parse_expression
 from errdex.link.flags import named_class
 from errdex.link.joined_paths import joined_onto, path_test
 from errdex.link.knobs import KnobIndex, giving, receiver_name
-from errdex.link.value_flow import AttributeSources, KeptFrom, negation
+from errdex.link.value_flow import NOT, AttributeSources, KeptFrom, negation
 from errdex.linked_facts import IndexedSite, KnobLink, may_be_false, own_key
 
 _MAX_DEPTH = 3  # functions a value passes through, the site's own included
@@ -68,15 +69,91 @@ class PassedArguments:
         (`said`): its own words say how to set them."""
         params = indexed.reading.params if indexed.reading else ()
         wanted = [n for n in indexed.site.names if n not in linked]
+        keyed = self._keyed_locals(indexed, params, wanted)
         kept = self._kept(facts, indexed.site.class_name, wanted)
         if not kept and not any(n in params for n in wanted):
-            return []  # no parameter to follow: neither callers nor a validator give one
+            # no parameter to follow: neither callers nor a validator give one
+            return [k for k in keyed if k.name not in said]
         tests = ParsedTests(_unbounded(indexed.site.conditions), indexed.site.bindings)
-        found = self._from_callers(indexed.module, indexed.site.function, params, wanted, tests)
+        found = keyed + self._from_callers(
+            indexed.module, indexed.site.function, params, wanted, tests
+        )
         found += self._validated(facts, indexed.site.function, params, wanted, tests)
         for name, source in kept:
             found += self._from_constructor(name, source, tests)
         return [k for k in found if k.name not in said]
+
+    def _keyed_locals(
+        self, indexed: IndexedSite, params: tuple[str, ...], names: list[str]
+    ) -> list[KnobLink]:
+        """The JSON-valued flag with its key behind each local of `names` that reads one
+        key of a dict the function is given (`pool_type = str(extra_config.get("pool")
+        or "").upper()`, `extra_config` a parameter), where every call gives that
+        parameter the flag's free dict (`vllm_config.transfer_config.extra_config`), as it
+        is or through its own callers: the key in the JSON the user writes."""
+        out: list[KnobLink] = []
+        for binding in indexed.site.bindings:
+            if binding.origin != "local" or binding.name not in names:
+                continue
+            read = dict_read(binding.value)
+            if read is None or read.receiver not in params:
+                continue
+            found = self._keyed_given(
+                indexed.module,
+                indexed.site.function,
+                binding.value,
+                read.receiver,
+                params.index(read.receiver),
+                0,
+            )
+            via = f"the local `{binding.name}` = `{binding.value}` (line {binding.line})"
+            out.extend(
+                msgspec.structs.replace(k, behind=binding.name, via=f"{via}; {k.via}")
+                for k in found
+            )
+        return out
+
+    def _keyed_given(
+        self, module: str, function: str, text: str, param: str, position: int, depth: int
+    ) -> tuple[KnobLink, ...]:
+        """The flag with its key that `text`, a key read of the parameter `param` of
+        `module.function`, reads, when every call gives `param` a dict that flag gives;
+        nothing when one call gives another. Once per (function, read)."""
+        key = (module, function, f"{param}:{text}", position)
+        found = self._memo.get(key)
+        if found is None:
+            self._memo[key] = ()  # a call cycle finds nothing
+            found = self._memo[key] = tuple(
+                self._keyed_given_once(module, function, text, param, position, depth)
+            )
+        return found
+
+    def _keyed_given_once(
+        self, module: str, function: str, text: str, param: str, position: int, depth: int
+    ) -> list[KnobLink]:
+        passing = self._passing(module, function, param, position)
+        if passing is None:
+            return []
+        out: list[KnobLink] = []
+        for (given, passed_on), call, facts in passing:
+            read_there = _read_of(text, param, given) if given else None
+            if read_there is None:
+                return []  # something unread, negated or computed: not the flag's dict
+            at = f"`{call.function}` ({facts.path}:{call.line})"
+            if passed_on >= 0:
+                if depth + 1 >= _MAX_DEPTH:
+                    return []
+                above = self._keyed_given(
+                    facts.module, call.function, read_there, given, passed_on, depth + 1
+                )
+                via = f"`{param}` is the `{given}` that {at} passes on"
+            else:
+                above = tuple(self._knobs.passed_key(read_there, param, facts, call.class_name))
+                via = f"`{param}` is `{given}`, given by {at}"
+            if not above:
+                return []  # a call gives a dict no flag gives
+            out.extend(_through(k, via, call.function) for k in above)
+        return out
 
     def _kept(
         self, facts: FileFacts, class_name: str | None, names: list[str]
@@ -181,12 +258,8 @@ class PassedArguments:
         self, module: str, function: str, param: str, position: int, depth: int
     ) -> list[KnobLink]:
         out: list[KnobLink] = []
-        passing = [
-            (passed, call, facts)
-            for call, facts in self._callers.passing_calls(module, function)
-            if (passed := given_for(call, param, position)) is not None
-        ]
-        if not passing or len(passing) > _MAX_CALLS:
+        passing = self._passing(module, function, param, position)
+        if passing is None:
             return []
         unfollowed = False  # a call gives a name no setting is found behind
         for (given, passed_on), call, facts in passing:
@@ -250,6 +323,18 @@ class PassedArguments:
         if unfollowed:
             return [msgspec.structs.replace(k, among_others=True) for k in out]
         return out
+
+    def _passing(
+        self, module: str, function: str, param: str, position: int
+    ) -> list[tuple[tuple[str, int], CallSite, FileFacts]] | None:
+        """What each call of `module.function` that gives `param` gives it (`given_for`),
+        with the call and its file; None when none does, or too many to follow."""
+        passing = [
+            (passed, call, facts)
+            for call, facts in self._callers.passing_calls(module, function)
+            if (passed := given_for(call, param, position)) is not None
+        ]
+        return passing if passing and len(passing) <= _MAX_CALLS else None
 
     def _through_object(
         self, param: str, value: str, call: CallSite, facts: FileFacts, at: str, depth: int
@@ -379,6 +464,32 @@ def given_for(call: CallSite, param: str, position: int) -> tuple[str, int] | No
     if any(key in ("*", "**") for key, _, _ in call.passes):
         return "", -1
     return None
+
+
+def _read_of(text: str, param: str, given: str) -> str | None:
+    """`text` (a key read of the parameter `param`) as the caller reads it, `given` put in
+    place of the parameter: `str(vllm_config.t.extra.get("k") or "")` for `str(extra.get(
+    "k") or "")`; None when `given` is not a dotted name (a negation, a call, a literal)."""
+    if given.startswith(NOT) or not all(p.isidentifier() for p in given.split(".")):
+        return None
+    try:
+        node = ast.parse(text, mode="eval")  # a tree of its own: it is rewritten
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return ast.unparse(_Renamed(param, given).visit(node))
+
+
+class _Renamed(ast.NodeTransformer):
+    """Each load of the name `param` turned into the dotted name `given`."""
+
+    def __init__(self, param: str, given: str) -> None:
+        self._param = param
+        self._given = given
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if node.id != self._param:
+            return node
+        return ast.parse(self._given, mode="eval").body
 
 
 def _entry_gives(call: CallSite, param: str) -> bool:
