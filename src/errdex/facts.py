@@ -633,6 +633,10 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     # value its first parameter is
     validators: dict[str, tuple[str, ...]] = {}
     call_sites: tuple[CallSite, ...] = ()
+    # the bound methods a function hands a call without calling them (`Handler(partial(
+    # gen.generate_schema, ...))`, `register(self._build)`): the callee calls them back
+    # (`extract.calls_made.CallRecorder.handed_on`)
+    callbacks: tuple[CallSite, ...] = ()
     properties: tuple[PropertyFact, ...] = ()
     env_reads: tuple[EnvRead, ...] = ()
     env_types: dict[str, str] = {}  # declared types of module-level names that read env vars

@@ -108,6 +108,61 @@ OPTIONS = """
                 raise TypeError("Argument dialect_kw is not accepted by this dialect")
     """
 
+# The schema build handed on as a callback: `partial(gen.generate, ...)` of a local
+# generator, which the handler calls back (no call of `generate` is written here).
+GENERATE = """
+    from functools import partial
+
+
+    class GenMeta(type):
+        def __new__(mcs, name, bases, namespace):
+            cls = super().__new__(mcs, name, bases, namespace)
+            _complete_class(cls)
+            return cls
+
+
+    class _Handler:
+        def __init__(self, generate):
+            self._generate = generate
+
+
+    def _complete_class(cls):
+        gen = _Generator(cls)
+        handler = _Handler(partial(gen.generate, strict=False))
+        if handler is None:
+            raise TypeError("no handler")
+        return cls.__get_schema__(cls, handler)
+
+
+    class _Generator:
+        def __init__(self, cls):
+            self.cls = cls
+
+        def generate(self, tp, strict=True):
+            return self._field(tp)
+
+        def _field(self, tp):
+            self._alias(self.cls.alias_generator, tp)
+            self._tuple(tp)
+            self._signature(tp)
+
+        def _alias(self, alias_generator, name):
+            alias = alias_generator(name)
+            if not isinstance(alias, str):
+                raise TypeError(
+                    f"alias_generator {alias_generator} must return str, not {alias.__class__}"
+                )
+
+        def _tuple(self, tp):
+            if len(getattr(tp, "items", ())) > 2:
+                raise TypeError("Variable tuples can only have one type")
+
+        def _signature(self, tp):
+            if getattr(tp, "mode", None) == "odd":
+                mode = tp.mode
+                raise TypeError(f"Unrecognized field_validator function signature for {tp}: {mode}")
+    """
+
 
 @pytest.fixture(scope="module")
 def models(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
@@ -116,6 +171,7 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
         "models/_construction.py": MODELS,
         "models/_deep.py": DEEP,
         "models/_checks.py": DEEP_CHECKS,
+        "models/_generate.py": GENERATE,
         "models/core/__init__.py": "",
         "models/core/options.py": OPTIONS,
     }
@@ -165,3 +221,21 @@ def test_a_hook_further_than_three_callers_up(models: Store) -> None:
 def test_a_far_hook_of_another_folder_is_not_said(models: Store) -> None:
     page = page_with_message(models, "models", "Argument dialect_kw is not accepted")
     assert not any(s.startswith(_CHANGE) for s in offered(page))
+
+
+def test_a_callable_the_class_declares_must_return_a_type(models: Store) -> None:
+    page = page_with_message(models, "models", "alias_generator {alias_generator} must")
+    first = page.solutions[0].text
+    assert first.startswith("Make the `alias_generator` you gave your class return a `str`")
+    assert "the check at line" in first
+    assert "reached from `GenMeta.__new__`" in first
+
+
+def test_a_rule_reached_through_a_handed_callback(models: Store) -> None:
+    page = page_with_message(models, "models", "Variable tuples can only")
+    assert page.solutions[0].text.startswith(_CHANGE)
+
+
+def test_an_unrecognized_signature(models: Store) -> None:
+    page = page_with_message(models, "models", "Unrecognized field_validator")
+    assert page.solutions[0].text.startswith("Change the signature of the function")

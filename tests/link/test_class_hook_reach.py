@@ -80,3 +80,49 @@ def test_the_nearest_hook_at_any_depth() -> None:
 
 def test_a_plain_class_init_is_no_hook() -> None:
     assert _sites()["no object"].class_hook is None
+
+
+# A hook that hands the build on as a callback (`partial(gen.generate, ...)` of a local
+# generator) instead of calling it: the handler calls it back.
+HANDED = {
+    "handed/__init__.py": "",
+    "handed/_meta.py": """
+        from functools import partial
+
+        from handed._build import Generator, Handler
+
+
+        class Meta(type):
+            def __new__(mcs, name, bases, namespace):
+                cls = super().__new__(mcs, name, bases, namespace)
+                gen = Generator(cls)
+                Handler(partial(gen.generate, strict=False))
+                return cls
+        """,
+    "handed/_build.py": """
+        class Handler:
+            def __init__(self, generate):
+                self.generate = generate
+
+
+        class Generator:
+            def __init__(self, cls):
+                self.cls = cls
+
+            def generate(self, tp, strict=True):
+                if getattr(tp, "bad", False):
+                    raise TypeError("bad type")
+        """,
+}
+
+
+def test_a_method_handed_on_as_a_callback() -> None:
+    facts = [extract_file(p, textwrap.dedent(t).encode()) for p, t in HANDED.items()]
+    sites = {s.site.message.text: s for s in link_version("handed", facts) if s.site.message}
+    hook = sites["bad type"].class_hook
+    assert hook is not None
+    assert (hook.function, hook.depth, hook.calls) == (
+        "Meta.__new__",
+        1,
+        "handed._build.Generator.generate",
+    )

@@ -57,6 +57,7 @@ from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.stated_requirement import message_text
 from errdex.explain.table_lookup import module_names
+from errdex.extract.shapes import isinstance_test
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
 
@@ -170,12 +171,18 @@ def declared_rule_solution(facts: Facts) -> Solution | None:
 
 
 # A rule a message states on what may be declared: "X must (not) be Y", "only X is
-# allowed", "X and Y are mutually exclusive", "cannot ... with ...", "is not allowed"
+# allowed", "X and Y are mutually exclusive", "cannot ... with ...", "is not allowed",
+# "X can only have one type", "an annotation is required for ...", "Fields of type X are
+# not supported"
 _CLASS_RULE = re.compile(
     r"\bmust (?:not )?[a-z]+\b|\bonly\b[^.;]{1,60}?\b(?:is|are) allowed\b|"
-    r"\bmutually exclusive\b|\b(?:can't|cannot|can not)\b|\bnot (?:allowed|accepted|permitted)\b",
+    r"\bmutually exclusive\b|\b(?:can't|cannot|can not)\b|\bnot (?:allowed|accepted|permitted)\b|"
+    r"\bcan only\b|\b(?:is|are) required for\b|\b(?:is|are) not supported\b",
     re.I,
 )
+# "Unrecognized field_validator function signature for {validator} with `mode={mode}`": a
+# function the class declares (a decorated method) whose signature the library refuses
+_SIGNATURE = re.compile(r"\bunrecognized\b[^.;]{0,60}\bsignature\b", re.I)
 
 
 def class_rule_solution(facts: Facts) -> Solution | None:
@@ -183,7 +190,8 @@ def class_rule_solution(facts: Facts) -> Solution | None:
     where the check runs while Python creates the user's class (`declaration_hook`) and
     the message states a rule on what may be declared (`_CLASS_RULE`), else None."""
     text = message_text(facts)
-    if not text or _CLASS_RULE.search(text) is None:
+    signature = _SIGNATURE.search(text) is not None if text else False
+    if not text or (_CLASS_RULE.search(text) is None and not signature):
         return None
     hook = declaration_hook(facts)
     if hook is None:
@@ -194,16 +202,66 @@ def class_rule_solution(facts: Facts) -> Solution | None:
     else:
         called = f"{code(hook.function)} ({hook.file}:{hook.line})"
         how = f"{code(function)} checks it, reached from {called}"
+    when = f"{how} when Python creates {hook.made()}, at the end of its `class` statement."
+    returned = _returned_type(facts, text)
+    if returned is not None:
+        given, kind, line = returned
+        return Solution(
+            text=(
+                f"Make the {code(given)} you gave your class return {kind}: the check at "
+                f"line {line} tests what {code(given)} returned, and it returned something "
+                f"else (the message: “{text.rstrip('.')}”). {when}"
+            ),
+            kind="input",
+        )
+    if signature:
+        return Solution(
+            text=(
+                "Change the signature of the function the message names, which your class "
+                "declares (a decorated method, or a function given in a field's annotation), to "
+                f"one taken in the mode the message names: “{text.rstrip('.')}”. {when}"
+            ),
+            kind="input",
+        )
     return Solution(
         text=(
             "Change the definition of your class (its fields' annotations and defaults, its "
             "decorators' arguments, its configuration, its bases, the keywords of its `class` "
             "line) so that it keeps the rule "
-            f"the message states: “{text.rstrip('.')}”. {how} when Python creates "
-            f"{hook.made()}, at the end of its `class` statement."
+            f"the message states: “{text.rstrip('.')}”. {when}"
         ),
         kind="input",
     )
+
+
+def _returned_type(facts: Facts, text: str) -> tuple[str, str, int] | None:
+    """(the callable, `a `T``, the check's line) where the raise's own test is `not
+    isinstance(x, T)` of a local `x = f(...)` that calls a name `f` the message names by a
+    placeholder (`alias = alias_generator(field_name)` ... "alias_generator
+    {alias_generator} must return str"): a callable the user declared, whose result the
+    library type-checks; else None."""
+    held = facts.held
+    if not held:
+        return None
+    test = parse_expression(held[-1].text)
+    if not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
+        return None
+    checked = isinstance_test(test.operand)
+    if checked is None or not all(isinstance(part, ast.Name) for part in checked):
+        return None
+    local, kind = ast.unparse(checked[0]), ast.unparse(checked[1])
+    for binding in facts.bindings:
+        if binding.origin != "local" or binding.name != local:
+            continue
+        value = parse_expression(binding.value)
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and re.search(rf"\{{{re.escape(value.func.id)}\b", text) is not None
+        ):
+            article = _a(kind).partition(" ")[0]
+            return value.func.id, f"{article} {code(kind)}", held[-1].line
+    return None
 
 
 def _bare(placeholder: str) -> str:

@@ -62,7 +62,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "116-kept-dict-keys"
+EXTRACTOR_VERSION = "117-handed-methods"
 
 __all__ = [
     "EXTRACTOR_VERSION",
@@ -254,6 +254,7 @@ def _extract_text(
         params=definitions.params,
         validators=definitions.validators,
         call_sites=call_sites,
+        callbacks=_callbacks(walker, imports, local_imports),
         properties=tuple(definitions.properties),
         env_reads=tuple(env_reads),
         env_types=env_annotations(tree, {r.binds or r.name for r in env_reads})
@@ -315,6 +316,24 @@ def _readings(
         return {}  # too deeply nested to unparse: the pages go without it
 
 
+def _callbacks(
+    walker: Walker, imports: dict[str, str], local: dict[str, str]
+) -> tuple[CallSite, ...]:
+    """The bound methods the walked functions hand calls (`FileFacts.callbacks`) that may
+    be of the codebase's own, as `_call_sites` keeps calls."""
+    if not walker.calls.callbacks:
+        return ()
+    keep = _keep(walker, imports, local)
+    return tuple(c for c in walker.calls.callbacks if keep(c))
+
+
+def _keep(walker: Walker, imports: dict[str, str], local: dict[str, str]) -> CallFilter:
+    definitions = walker.definitions
+    classes = {c.qualname for c in definitions.classes}
+    methods = {m for c in definitions.classes for m in c.methods}
+    return CallFilter(set(definitions.defs), classes, methods, imports, local)
+
+
 def _call_sites(
     walker: Walker,
     text: str,
@@ -325,11 +344,9 @@ def _call_sites(
     """The calls that may reach the codebase's own functions: those the walker noted, and
     those read from the text of the bodies the skeleton blanked."""
     definitions = walker.definitions
-    classes = {c.qualname for c in definitions.classes}
-    methods = {m for c in definitions.classes for m in c.methods}
     # a name a function imports itself reaches the codebase as a module's import does
     # (`SymmMemCommunicator(...)` after `from .symm_mem import SymmMemCommunicator`)
-    keep = CallFilter(set(definitions.defs), classes, methods, imports, local)
+    keep = _keep(walker, imports, local)
     found = walker.calls.call_sites(keep)
     if reduced is None:
         return found

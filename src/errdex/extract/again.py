@@ -227,6 +227,9 @@ class _Splice:
             params=self.keyed(first.params, definitions.params, "params"),
             validators=self.keyed(first.validators, definitions.validators, "validators"),
             call_sites=call_sites,
+            callbacks=tuple(
+                c for c in self.lines(first.callbacks, recorded.callbacks, "callbacks") if keep(c)
+            ),
             properties=tuple(self.lines(first.properties, definitions.properties, "properties")),
             tests=tuple(self.lines(first.tests, recorded.tests, "tests")),
             readings=readings,
@@ -566,6 +569,7 @@ class _SkippingWalker(Walker):
             "validators": len(definitions.validators),
             "calls": len(calls.calls),
             "tests": len(calls.tests),
+            "callbacks": len(calls.callbacks),
             "pending": calls.pending(),
             "factories": self.factories.made(),
         }

@@ -50,6 +50,7 @@ class CallRecorder:
         # level, the module as written, the name imported); None where two imports differ
         self.local_imports: dict[str, tuple[int, str | None, str] | None] = {}
         self._params_of: dict[int, tuple[Scope, list[str]]] = {}  # see `_own_params`
+        self.callbacks: list[CallSite] = []  # see `handed_on`
 
     def expecting(self, stmt: ast.With | ast.AsyncWith, scope: Scope) -> None:
         """A `with` in a function: `pytest.raises(X, match=...)` and the like."""
@@ -58,6 +59,8 @@ class CallRecorder:
 
     def noted(self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]) -> None:
         """Record a call that may be of the codebase's own function (for its callers)."""
+        if scope.is_function and (call.args or call.keywords):
+            self.handed_on(stmt, call, scope)
         target = call_target(call) or own_attribute_target(call)
         if target is None:
             return
@@ -78,6 +81,38 @@ class CallRecorder:
             # each method the local may hold, as `self.read(...)` is
             self._pending.append(
                 (msgspec.structs.replace(site, callee=method, receiver=owner), path, scope)
+            )
+
+    def handed_on(self, stmt: ast.stmt, call: ast.Call, scope: Scope) -> None:
+        """The bound methods a call is handed as arguments, not called (`FileFacts.
+        callbacks`): `Handler(partial(gen.generate_schema, ...), gen)` hands on the method
+        of a local whose class the code says (`gen = GenerateSchema(...)`), `register(
+        self._build)` one of the object's own; the callee calls them back, so for the walk
+        down from a class-creation hook they are calls of this function. One level into a
+        `partial(...)` among the arguments."""
+        for arg in _handed_arguments(call):
+            if not (isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name)):
+                continue
+            owner, method = arg.value.id, arg.attr
+            if method.startswith("__"):
+                continue
+            written = None
+            if owner not in OWN_OBJECT:
+                # a module's function (`_validators.pattern_validator`) is handed on to be
+                # called when the user's data comes, not while the callee runs: only an
+                # object's methods, of a class the code says
+                written = _receiver_type(arg, scope)
+                if written is None or (written.endswith(")") and not written.endswith("()")):
+                    continue  # no class said, or a parameter no annotation names
+            self.callbacks.append(
+                CallSite(
+                    method,
+                    owner,
+                    stmt.lineno,
+                    scope.qualname,
+                    scope.class_name,
+                    receiver_type=written,
+                )
             )
 
     def narrowed(self, test: ast.expr, scope: Scope) -> None:
@@ -475,6 +510,23 @@ def _passed(arguments: tuple[ast.expr, ...], state: WalkState, scope: Scope) -> 
         elif is_stringy(node, constants):
             return True, True
     return False, may_choose
+
+
+_PARTIAL = frozenset({"partial", "functools.partial"})
+
+
+def _handed_arguments(call: ast.Call) -> list[ast.expr]:
+    """A call's arguments, and those of a `partial(...)` among them."""
+    given = [*call.args, *(k.value for k in call.keywords)]
+    out = list(given)
+    for arg in given:
+        if (
+            isinstance(arg, ast.Call)
+            and isinstance(arg.func, NAME_OR_ATTRIBUTE)
+            and dotted_name(arg.func) in _PARTIAL
+        ):
+            out.extend(arg.args)
+    return out
 
 
 def _rebound(param: str, scope: Scope, line: int) -> bool:

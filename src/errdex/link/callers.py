@@ -108,6 +108,7 @@ class CallerIndex:
                 ):
                     unresolved[call.callee].append((call, facts))
         self._on_objects: dict[Target, list[tuple[CallSite, FileFacts]]] = dict(on_object)
+        self._files = files  # their callbacks are resolved at the first `class_hook_link`
         # the ids of those calls
         self._object_calls = {id(call) for calls in on_object.values() for call, _ in calls}
 
@@ -192,6 +193,12 @@ class CallerIndex:
             for call, facts in calls:
                 if call.function != "<module>":
                     down[(facts.module, call.function)].append((target, call.line, facts.path))
+        # a bound method handed on as a callback (`partial(gen.generate_schema, ...)`) is
+        # called by what it is handed to: a step down from the function that hands it
+        for facts in self._files:
+            for call in facts.callbacks if facts.error is None else ():
+                for target in self._callback_targets(call, facts):
+                    down[(facts.module, call.function)].append((target, call.line, facts.path))
         found: dict[Target, CallerLink] = {}
         level: list[tuple[Target, CallerLink | None]] = [
             (hook, None) for hook in down if self._is_hook(hook)
@@ -218,6 +225,15 @@ class CallerIndex:
                     following.append((target, reached))
             level = following
         return found
+
+    def _callback_targets(self, call: CallSite, facts: FileFacts) -> list[Target]:
+        """The method a callback (`FileFacts.callbacks`) is: resolved as a call of it would
+        be, by name or on an object of known class."""
+        found = self._resolve(call, facts)
+        if found or self._receivers is None:
+            return found
+        on_object = self._on_object(call, facts)
+        return [on_object] if on_object is not None else []
 
     def _is_hook(self, target: Target) -> bool:
         owner, _, method = target[1].rpartition(".")
