@@ -17,14 +17,16 @@ from collections.abc import Callable, Iterator
 from typing import TypeGuard, TypeVar
 
 from errdex.ast_walk import is_generator, walk
-from errdex.explain.context import Facts, class_in_file, may_name
+from errdex.explain.context import Facts, class_in_file, kept_module, may_name
 from errdex.explain.declared_fields import base_name
 from errdex.explain.fix_forms import instance_name
+from errdex.explain.imported_class import module_paths
 from errdex.explain.inputs import public_name
 from errdex.explain.name_forms import normal_form
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, listed, your_values
 from errdex.explain.user_call import method_arguments, required_arguments, user_call
+from errdex.extract.module import is_type_checking, module_name, resolve_relative
 from errdex.extract.shapes import is_name, is_not_none, own_attributes_set
 from errdex.facts import ConditionKind, SiteKind
 
@@ -542,19 +544,27 @@ def _set_tests(text: str) -> list[tuple[str, bool]]:
     others, `order_by and self._order_by_clauses`, are not read)."""
     if "self." not in text:
         return []  # most are not: no parse of them
-    try:
-        node = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
+    parsed = _joined(text, ast.Or)
+    if parsed is None:
         return []
-    sides = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) else [node]
     found = []
-    for side in sides:
+    for side in parsed[1]:
         tested = is_not_none(side)
         if is_own(side):
             found.append((side.attr, False))
         elif tested is not None and is_own(tested):
             found.append((tested.attr, True))
     return found
+
+
+def _joined(text: str, op: type[ast.boolop]) -> tuple[ast.expr, list[ast.expr]] | None:
+    """A test parsed, and its parts joined by `op` (`or`, `and`; the whole test where it is
+    no such join); None when it does not parse."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return node, node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, op) else [node]
 
 
 def _params(method: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
@@ -678,4 +688,280 @@ def _calls(method: ast.AST, name: str) -> bool:
         and isinstance(node.func, ast.Attribute)
         and node.func.attr == name
         for node in walk(method)
+    )
+
+
+def handed_made_with_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
+    """ "Don't call both `UpdateBase.returning()` and `UpdateBase.return_defaults()` on one
+    object": a raise whose test reads a private attribute of an object its function is
+    handed or made (`stmt._returning and stmt._return_defaults`, `insert_stmt.
+    _sort_by_parameter_order`, `x._y is not None`), where public steps of a chain (methods
+    returning `self`) of a class the site's file defines or imports from its package
+    (`from . import dml`, `from .dml import Insert` under `if TYPE_CHECKING:`) set it, and
+    that class or its kin in its file start it unset: the object is what the user built
+    with those calls, handed on to the compiler or executor that checks it. With two or
+    more such tests joined by `and`, leaving out any one call is the way out; with one,
+    leaving out its setters (a setter that sets it only under a switch of its own,
+    `if sort_by_parameter_order:`, is named with that switch). An object annotated with
+    a class that is none of the setter's class, its bases or its subclasses in its file
+    (`compile_state: DMLState`) is another object: nothing."""
+    site = facts.stored.site
+    if site.kind is not SiteKind.RAISE:
+        return None  # an `assert` holds the package's own order
+    function = None
+    for condition in conditions:
+        if condition.kind in (ConditionKind.EARLY_EXIT, ConditionKind.EXCEPT):
+            continue
+        tests = _handed_tests(condition.text)
+        if not tests:
+            continue
+        function = function or facts.site_function()
+        if function is None:
+            return None
+        found: list[tuple[str, str, _Setters]] = []
+        for name, attr, keys in tests:
+            setters = _chain_setters(facts, attr, _annotation_of(function, name), keys)
+            if setters:
+                found.append((name, attr, setters))
+        if not found:
+            continue
+        return Solution(
+            text=_handed_text(site.function, found), condition=condition.text, kind="input"
+        )
+    return None
+
+
+def _handed_tests(text: str) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(`stmt`, `_returning`, keys) of each part of an `and` (or the whole test) that finds
+    a private attribute of a name other than `self` set: `stmt._returning`, `stmt._x is not
+    None`; the keys are the strings the test looks up in that attribute (`percent` and
+    `with_ties` of `select._fetch_clause_options["percent"] or ...`). Another part
+    (`self.implicit_returning or ...`) is left unread."""
+    if "._" not in text:
+        return []  # most are not: no parse of them
+    parsed = _joined(text, ast.And)
+    if parsed is None:
+        return []
+    node, sides = parsed
+    found: list[tuple[str, str]] = []
+    for side in sides:
+        tested = is_not_none(side) or side
+        if (
+            isinstance(tested, ast.Attribute)
+            and isinstance(tested.value, ast.Name)
+            and tested.value.id not in ("self", "cls")
+            and tested.attr.startswith("_")
+            and not tested.attr.startswith("__")
+            and (tested.value.id, tested.attr) not in found
+        ):
+            found.append((tested.value.id, tested.attr))
+    looked_up = [
+        (ast.unparse(n.value), n.slice.value)
+        for n in walk(node)
+        if isinstance(n, ast.Subscript)
+        and isinstance(n.slice, ast.Constant)
+        and isinstance(n.slice.value, str)
+    ]
+    return [
+        (name, attr, tuple(dict.fromkeys(k for v, k in looked_up if v == f"{name}.{attr}")))
+        for name, attr in found
+    ]
+
+
+def _annotation_of(function: ast.FunctionDef, name: str) -> str | None:
+    """The class name a parameter `name` of the function is annotated with (`ValuesBase`,
+    `dml.Insert`, `"Insert"`, `Optional[...]` unread); None when it has none."""
+    args = function.args
+    for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+        if arg.arg != name or arg.annotation is None:
+            continue
+        note = arg.annotation
+        if isinstance(note, ast.Constant) and isinstance(note.value, str):
+            return note.value.rpartition(".")[2]
+        if isinstance(note, ast.Attribute):
+            return note.attr
+        return base_name(note) or "?"  # a written type the rule does not read: another
+    return None
+
+
+def _chain_setters(
+    facts: Facts, attr: str, annotated: str | None, keys: tuple[str, ...] = ()
+) -> _Setters:
+    """(class, method, the keyword it sets it under or None) of each public chain step of
+    a class in the site's file or a module it imports from its package that sets
+    `self.attr`, from a start unset; none when the object is `annotated` with a class that
+    is not of that class's kin. A step that sets it to a dict of its own arguments, of
+    which the test reads `keys`, is named with each of those arguments (`fetch(percent=
+    True)` or `fetch(with_ties=True)`)."""
+    found: _Setters = []
+    for tree in _imported_trees(facts, attr):
+        classes = {c.name: c for c in tree.body if isinstance(c, ast.ClassDef)}
+        for cls in classes.values():
+            family = _kin(classes, cls.name)
+            own = _methods_of(cls)
+            setting = [
+                (name, method)
+                for name, method in own.items()
+                if not name.startswith("_") and _builds(method, attr)
+            ]
+            if not setting:
+                continue
+            subclasses = [c for c in classes.values() if cls in _kin(classes, c.name)[1:]]
+            if annotated is not None and annotated not in {c.name for c in family + subclasses}:
+                continue  # annotated as another class: not the object these build
+            methods: Methods = {}
+            for kin in reversed(family):
+                methods.update(_methods_of(kin))
+            if not _starts_unset(family + subclasses, methods, attr):
+                continue
+            for name, method in setting:
+                switches = _keyed(method, attr, keys) or [_switch_of(method, attr)]
+                for switch in switches:
+                    if all((m, k) != (name, switch) for _, m, k in found):
+                        found.append((cls.name, name, switch))
+    return found
+
+
+def _kin(classes: dict[str, ast.ClassDef], name: str) -> list[ast.ClassDef]:
+    """The class `name` and its bases among `classes` (one file's), the class first."""
+    family = [classes[name]]
+    for cls in family:
+        if len(family) >= _MAX_FAMILY:
+            break
+        for base in cls.bases:
+            up = classes.get(base_name(base) or "")
+            if up is not None and all(up is not c for c in family):
+                family.append(up)
+    return family[:_MAX_FAMILY]
+
+
+def _switch_of(method: ast.FunctionDef | ast.AsyncFunctionDef, attr: str) -> str | None:
+    """`sort_by_parameter_order` of a method that sets `self.attr` only inside `if
+    sort_by_parameter_order:`, a parameter of its own."""
+    params = _params(method)
+    for node in walk(method):
+        if (
+            isinstance(node, ast.If)
+            and isinstance(node.test, ast.Name)
+            and node.test.id in params
+            and any(
+                True for _ in own_assignments(ast.Module(body=node.body, type_ignores=[]), attr)
+            )
+        ):
+            return node.test.id
+    return None
+
+
+def _keyed(
+    method: ast.FunctionDef | ast.AsyncFunctionDef, attr: str, keys: tuple[str, ...]
+) -> list[str | None]:
+    """The arguments of the method that `self.attr = {"percent": percent, ...}` holds under
+    the `keys` a test reads, in the order of `keys`; none when it assigns no such dict."""
+    if not keys:
+        return []
+    params = _params(method)
+    for _node, value in own_assignments(method, attr):
+        if not isinstance(value, ast.Dict):
+            continue
+        held = {
+            k.value: v.id
+            for k, v in zip(value.keys, value.values, strict=True)
+            if isinstance(k, ast.Constant) and isinstance(v, ast.Name) and v.id in params
+        }
+        if all(key in held for key in keys):
+            return [held[key] for key in keys]
+    return []
+
+
+def _imported_trees(facts: Facts, attr: str) -> list[ast.Module]:
+    """The site's file and the modules of its package it imports (at its top, or under
+    `if TYPE_CHECKING:`), parsed, of those whose text may assign `self.attr`. Once a
+    page for each attribute."""
+    return facts.once(f"handed_trees:{attr}", lambda: _read_trees(facts, attr))
+
+
+def _read_trees(facts: Facts, attr: str) -> list[ast.Module]:
+    assigned = re.compile(rf"self\.{re.escape(attr)}\s*(?:\+|\|)?=(?!=)")
+    trees = []
+    for text in facts.once("handed_texts", lambda: _imported_texts(facts)):
+        if assigned.search(text):
+            tree = kept_module(text)
+            if tree is not None:
+                trees.append(tree)
+    return trees
+
+
+def _imported_texts(facts: Facts) -> list[str]:
+    """The site's file's text and the kept texts of the modules `_imported_modules` names."""
+    texts = [facts.source_text] if facts.source_text is not None else []
+    if facts.file_text is None:
+        return texts
+    for module in _imported_modules(facts):
+        for path in module_paths(facts.stored, module):
+            text = facts.file_text(path)
+            if text is not None:
+                texts.append(text)
+                break
+    return texts
+
+
+def _imported_modules(facts: Facts) -> list[str]:
+    """The modules of the site's own top package its file imports, or whose names it
+    imports, at its top or under `if TYPE_CHECKING:` (`from . import dml` and `from .dml
+    import Insert` both give `a.sql.dml`)."""
+    tree = facts.top_module(_importing)
+    if tree is None:
+        return []
+    module, is_package = module_name(facts.stored.file)
+    package = module if is_package else module.rpartition(".")[0]
+    top = module.partition(".")[0]
+    found: list[str] = []
+    statements = list(tree.body)
+    for statement in tree.body:
+        if isinstance(statement, ast.If) and is_type_checking(statement.test):
+            statements.extend(statement.body)
+    for statement in statements:
+        named: list[str] = []
+        if isinstance(statement, ast.ImportFrom):
+            base = resolve_relative(package, statement.module, statement.level)
+            named = [base, *(f"{base}.{a.name}" for a in statement.names if a.name != "*")]
+        elif isinstance(statement, ast.Import):
+            named = [a.name for a in statement.names]
+        for name in named:
+            if name.partition(".")[0] == top and name != module and name not in found:
+                found.append(name)
+    return found
+
+
+def _importing(chunk: str, start: int, end: int) -> bool:
+    return _IMPORTS.match(chunk) is not None
+
+
+# a top-level import, or an `if TYPE_CHECKING:` block of them
+_IMPORTS = re.compile(r"[ \t\f]*(?:from\b|import\b|if\s+(?:\w+\.)?TYPE_CHECKING\s*:)")
+
+
+_Setters = list[tuple[str, str, str | None]]
+
+
+def _handed_text(function: str, found: list[tuple[str, str, _Setters]]) -> str:
+    def called(setters: _Setters) -> str:
+        return _some([code(f"{c}.{m}({k + '=True' if k else ''})") for c, m, k in setters])
+
+    name = found[0][0]
+    if len(found) > 1:
+        calls = [called(s) for _, _, s in found]
+        sets = listed([f"{called(s)} sets {code(a)}" for _, a, s in found], "and")
+        both = "both" if len(found) == 2 else "all of"
+        return (
+            f"Don't call {both} {listed(calls, 'and')} on one object: {sets} on the object "
+            f"it is called on, and {code(function)} raises when its {code(name)} has "
+            f"{'both' if len(found) == 2 else 'all of them'} set. Keep only one of those calls."
+        )
+    _, attr, setters = found[0]
+    each = "each" if len(setters) > 1 else "it"
+    return (
+        f"Build the object without {called(setters)}: {each} sets {code(attr)} on the "
+        f"object it is called on, and {code(function)} raises when its {code(name)} has "
+        f"it set."
     )

@@ -36,6 +36,7 @@ from errdex.explain.advised import (
     advised_solutions,
 )
 from errdex.explain.audience import callback_parameter, command_line_solution, for_author
+from errdex.explain.call_order import handed_made_with_solution
 from errdex.explain.callback_result import callback_result_solution
 from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.caller_guards import gated_path_entries, guarded_entries
@@ -295,6 +296,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         # the value was filled in: never reached failing
         return []
     found = _Collector()
+    handed: Solution | None = None  # a chain step the user's object was built with
     for failed in failed_input_solutions(facts):
         found.add(failed, rank=-1)  # the input, or the setting, the `try`'s call failed on
     tried_failed = bool(found.items)  # the `try` failed on the user's input: said already
@@ -380,6 +382,9 @@ def _solutions(facts: Facts) -> list[Solution]:
                 found.add(setting, min(tier, 1))
             # a visitor's argument is the object the user built: the call that builds it
             visited = None if settings else visited_object_solution(facts, open_conditions)
+            # an object handed on to a compiler or executor: the calls that built it
+            if visited is None and not settings:
+                visited = handed = handed_made_with_solution(open_conditions, facts)
             if visited is not None:
                 found.add(visited, 1)
             elif not settings:
@@ -495,6 +500,10 @@ def _solutions(facts: Facts) -> list[Solution]:
         # before a setting named without its value, which often only turns the feature off
         found.add(solution, rank=min(rank, BEFORE_NAMED_ONLY) if named_only else rank)
     advised = said.any
+    if advised and handed is not None:
+        # the message's own way past: leaving out a step of the user's chain (its `where()`)
+        # would change what the statement does
+        found.items = [i for i in found.items if i.solution is not handed]
     spoken = [s for s, _ in said.solutions]
     # what the message says the user's argument or subclass must be: its advice as well
     # (a type or a range the advice restates gives way to it: `said.restated`)
