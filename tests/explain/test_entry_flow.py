@@ -418,7 +418,10 @@ def test_no_arguments_are_named_where_another_chain_reaches_the_check(body: Stor
 
 
 LINK = {
-    "link/__init__.py": "from link.api import Link, Site, Token, close\n",
+    "link/__init__.py": (
+        "from link.api import Link, Site, Token, close\n"
+        "from link._parse import pack_live, pack_rest\n"
+    ),
     "link/_parse.py": """
         import re
 
@@ -430,6 +433,25 @@ LINK = {
             if has_place:
                 if rest and not rest.startswith("/"):
                     raise ValueError("A rest after a place must begin with '/'")
+
+
+        def check_colon(rest, has_scheme):
+            if rest.startswith(":") and not has_scheme:
+                raise ValueError("Links with no scheme cannot have a rest starting with ':'")
+
+
+        def _pack(rest, slots=None, *, live=False):
+            if live and slots is None:
+                raise ValueError("Live packing needs slots")
+            return rest
+
+
+        def pack_rest(rest):
+            return _pack(rest)
+
+
+        def pack_live(rest, slots, live=False):
+            return _pack(rest, slots, live=live)
 
 
         def check_site(site):
@@ -464,6 +486,7 @@ LINK = {
             site = place_dict["site"]
             check_site(site)
             check_rest(rest, has_place=site != "")
+            check_colon(rest, has_scheme=link_dict["scheme"] is not None)
             scheme = link_dict["scheme"]
             if not scheme:
                 scheme = "http"
@@ -509,6 +532,25 @@ def test_a_named_group_of_a_match_on_the_users_string_names_that_part(link: Stor
         "Change the `rest` part of `text` you pass to `link.Link` or `link.Site`: each "
         "reaches `check_rest` as `rest`, and the check at line "
     )
+
+
+def test_a_check_also_reading_a_computed_value_names_the_part_the_user_gives(
+    link: Store,
+) -> None:
+    # `has_scheme` is computed from the match; `rest` is the user's part: making the part
+    # on it false avoids the check, whatever the other holds
+    page = page_with_message(link, "link", "Links with no scheme")
+    assert page.solutions[0].text.startswith(
+        "Change the `rest` part of `text` you pass to `link.Link` or `link.Site`: each "
+        "reaches `check_colon` as `rest`, and the check at line "
+    )
+    assert "and `has_scheme` is false" in page.solutions[0].text
+
+
+def test_a_switch_beside_what_is_missing_is_not_the_part_to_change(link: Store) -> None:
+    # `live` only says whether the packing is asked for: `slots` is what is missing
+    page = page_with_message(link, "link", "Live packing needs slots")
+    assert not any("`live`" in s.text for s in page.solutions)
 
 
 def test_a_group_of_a_match_on_another_group_names_the_inner_part(link: Store) -> None:

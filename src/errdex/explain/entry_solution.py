@@ -19,10 +19,18 @@ from errdex.explain.call_binding import positional_index
 from errdex.explain.context import Entry, Facts, parse_module
 from errdex.explain.entry_args import sole_entry
 from errdex.explain.entry_flow import PART, flow_entry
-from errdex.explain.entry_input import CHECKS, catching, public_caller, roots, state_of
+from errdex.explain.entry_input import (
+    CHECKS,
+    catching,
+    names_read,
+    public_caller,
+    roots,
+    state_of,
+)
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code, listed
 from errdex.extract.module import module_name
+from errdex.extract.shapes import is_none
 from errdex.facts import ConditionKind, SiteKind
 from errdex.store.base import Store, StoredSite
 
@@ -40,6 +48,8 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
         return None
     check = checks[-1]  # the raise's own test
     read = [p for p in params if p in roots(check.text)]
+    if len(read) > 1:
+        read = _part_read(store, chosen, facts, params, check.text)
     if len(read) != 1 or state_of(check.text, read[0]):
         return None  # several values, or an attribute of an object passed in (its state)
     entry = entry_of(store, chosen, facts, params, read[0])
@@ -78,6 +88,48 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
             f"{_items(entry)}: {_it(entry)} reaches {code(callee)} as {code(read[0])}"
         )
     return checked_change(change, on_it, check, said)
+
+
+def _part_read(
+    store: Store, chosen: StoredSite, facts: Facts, params: list[str], text: str
+) -> list[str]:
+    """Of a test joined by `and` whose parts read one parameter each (`path.startswith(":")
+    and not has_scheme`), the first parameter a public call hands on whose part tests what
+    it holds: making that part false avoids the check, whatever the others hold. A part
+    that only tests the value is given (`x is not None`, `live_only`) is a switch: turning
+    it off gives up what the call asked for, while the other part says what is missing;
+    [] when no part is of the value's contents."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)):
+        return []
+    parts = [[p for p in params if p in names_read(part)] for part in node.values]
+    if any(len(part) != 1 for part in parts):
+        return []
+    if any(state_of(text, param) for (param,) in parts):
+        return []  # an object passed in whose state the check reads: how it was made
+    for part, (param,) in zip(node.values, parts, strict=True):
+        if _given_only(part):
+            continue
+        if entry_of(store, chosen, facts, params, param) is not None:
+            return [param]
+    return []
+
+
+def _given_only(part: ast.expr) -> bool:
+    """`x`, `not x`, `x is None`, `x is not None`: a test of whether a value was given."""
+    if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not):
+        part = part.operand
+    if isinstance(part, ast.Name | ast.Attribute):
+        return True
+    return (
+        isinstance(part, ast.Compare)
+        and len(part.ops) == 1
+        and isinstance(part.ops[0], ast.Is | ast.IsNot)
+        and is_none(part.comparators[0])
+    )
 
 
 def _arguments(entry: Entry, passed: str) -> str:

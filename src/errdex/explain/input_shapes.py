@@ -10,6 +10,7 @@ import ast
 from collections.abc import Callable
 
 from errdex.explain.input_words import Instead, _described, _value
+from errdex.explain.path_tests import same_file
 from errdex.explain.plain import code
 from errdex.extract.conditions import dotted_name
 
@@ -42,9 +43,13 @@ def more_shapes(
     constants: dict[str, str],
     patterns: dict[str, str],
     words: Words,
+    *,
+    bare_paths: bool = False,
 ) -> Instead | None:
     """The sentence for a shape `input_words.what_to_pass` leaves unsaid (`words` is that
-    function, for the parts of an `or`); None when it is none of these."""
+    function, for the parts of an `or`); None when it is none of these. With `bare_paths`,
+    a path test on `Path(value)` is one on the value (else only on a path made to name a
+    file on disk, `Path(value).resolve()`: `path_tests.same_file`)."""
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
         return _every_part(node, described, words)
     negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
@@ -61,7 +66,7 @@ def more_shapes(
                 inner, described, patterns
             )
     if negative and isinstance(inner, ast.Call):
-        return _pattern(inner, described, patterns) or _predicate(inner, described)
+        return _pattern(inner, described, patterns) or _predicate(inner, described, bare_paths)
     if negative and isinstance(inner, ast.BoolOp) and isinstance(inner.op, ast.Or):
         return _any_pattern(inner, described, patterns)
     if not negative and isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Mod):
@@ -201,7 +206,7 @@ def _no_match(
     return None
 
 
-def _predicate(call: ast.Call, described: dict[str, str]) -> Instead | None:
+def _predicate(call: ast.Call, described: dict[str, str], bare_paths: bool) -> Instead | None:
     """`not path.is_dir()`, `not os.path.isfile(path)`, `not callable(x)`: a value the test
     passes."""
     func = call.func
@@ -219,7 +224,9 @@ def _predicate(call: ast.Call, described: dict[str, str]) -> Instead | None:
         value = func.value
     else:
         return None
-    target = _described(value, described)
+    # the path made of the value to name a file (`Path(value).resolve()`): the same file
+    made = same_file(value, normalised=not bare_paths)
+    target = _described(value, described) or _described(made, described)
     if target is None or " with a " in target:
         return None
     return Instead(f"Pass {target} as {_PREDICATES[func.attr]}.")

@@ -365,6 +365,10 @@ def _input_instead(
     else:
         message = facts.stored.site.message
         refused = refused_keywords(message.text if message is not None else None)
+        # under an `except`, a path tried earlier (`Path(name).is_dir()`) is one way among
+        # others the value is taken (a name to download then): only a path made to name a
+        # file on disk is said as the value
+        bare = facts.innermost_except() is None
         instead = what_to_pass(node, inputs, constants, read.defaults, refused) or more_shapes(
             node,
             inputs,
@@ -372,8 +376,9 @@ def _input_instead(
             patterns,
             lambda part: (
                 what_to_pass(part, inputs, constants, read.defaults, refused)
-                or more_shapes(part, inputs, constants, patterns, lambda _: None)
+                or more_shapes(part, inputs, constants, patterns, lambda _: None, bare_paths=bare)
             ),
+            bare_paths=bare,
         )
     if instead is None:
         return None

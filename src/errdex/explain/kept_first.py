@@ -14,7 +14,8 @@ the argument the message says it must match ("'default' length must match nargs"
 A module of the project's own is no package to install: there the order stays. Emptying a
 function's `*args` or `**kwargs` gives up everything passed through it ("pass no keyword to
 `URL`" where the message names the type each keyword takes): it comes after every other
-way out.
+way out. A folder setting unset gives up the user's folder where the check only asks for a
+path that is there: the path comes first.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from errdex.explain.advised import MESSAGE_FIRST, STATED_REQUIREMENTS, STATED_VE
 from errdex.explain.context import Facts
 from errdex.explain.input_words import SPREAD_LEFT_OUT
 from errdex.explain.page import Solution
+from errdex.explain.path_tests import PATH_WORDS, SUPPLIED
 from errdex.facts import ConditionKind
 
 # How the input rules word giving an argument up, for a solution with no change as data.
@@ -83,15 +85,29 @@ def _gives_value(solution: Solution) -> bool:
     )
 
 
+def _unsets(solution: Solution) -> bool:
+    """An environment variable unset: it gives up the value the user set (not marked
+    `drops`, since unsetting one the code reads as a switch is its way out)."""
+    return solution.kind == "setting" and solution.text.startswith(f"Unset `{solution.knob}`")
+
+
+def _gives_path(solution: Solution) -> bool:
+    """A setting given a path the check finds there (`path_tests`): the user's folder kept."""
+    return any(f" {words}" in solution.text for words in (*PATH_WORDS.values(), SUPPLIED))
+
+
 def keep_first(items: Sequence[Ranked], facts: Facts) -> None:
     """Rank each way out that gives up what was asked after the one that keeps it (in place)."""
     for item in items:
-        if not drops_setting(item.solution):
+        unset = _unsets(item.solution)
+        if not drops_setting(item.solution) and not unset:
             continue
         kept = [
             i.rank
             for i in items
-            if i.solution.knob == item.solution.knob and _gives_value(i.solution)
+            if i.solution.knob == item.solution.knob
+            and _gives_value(i.solution)
+            and (not unset or _gives_path(i.solution))
         ]
         if kept and item.rank <= max(kept):
             item.rank = max(kept) + 1

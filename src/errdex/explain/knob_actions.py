@@ -33,7 +33,7 @@ from errdex.explain.knob_types import (
     valueless_key,
 )
 from errdex.explain.page import ConditionView, Knob
-from errdex.explain.path_tests import missing_path
+from errdex.explain.path_tests import PATH_WORDS, SUPPLIED, absent_path, missing_path
 from errdex.explain.peer_setting import peer_text
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, KnobKind
@@ -284,6 +284,8 @@ def _setting_action(
             return None  # no setting to change: the code holds the count to it itself
         if knob.same_value and (path := missing_path(node, knob.behind)) is not None:
             return _supplied_path(knob, path)
+        if knob.same_value and (absent := absent_path(node, knob.behind)) is not None:
+            return _existing_path(knob, *absent)
         if knob.behind in _names(node):
             return (
                 _direction(node, knob)
@@ -648,10 +650,20 @@ def _supplied_path(knob: Knob, path: tuple[str, str]) -> KnobAction:
     place, test = path
     what = {"isdir": "the folder ", "isfile": "the file "}.get(test, "")
     if knob.kind == KnobKind.ENV:
-        text = f"Set `{knob.name}` to a folder that holds {what}{code(place)}"
+        text = f"Set `{knob.name}` to a {SUPPLIED} {what}{code(place)}"
     else:
-        text = f"Pass `{knob.name}` a local folder that holds {what}{code(place)}"
+        text = f"Pass `{knob.name}` a local {SUPPLIED} {what}{code(place)}"
     return KnobAction(text, knob.name)
+
+
+def _existing_path(knob: Knob, test: str, place: str | None) -> KnobAction:
+    """The path a setting gives, tested for being there: a path that is (or a folder that
+    holds the place the code looks for in it)."""
+    if place is not None:
+        return _supplied_path(knob, (place, test))
+    if knob.kind == KnobKind.ENV:
+        return KnobAction(f"Set `{knob.name}` to {PATH_WORDS[test]}", knob.name)
+    return KnobAction(f"Pass `{knob.name}` {PATH_WORDS[test]}", knob.name)
 
 
 def _peer_matched(node: ast.expr, knob: Knob) -> KnobAction | None:
