@@ -368,4 +368,55 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
         return self.public
 
 
+class SiteContext(msgspec.Struct, frozen=True, gc=False, array_like=True):
+    """What linking adds to a site from other places (`link._Context.context`): the fields
+    of `IndexedSite` it sets, and nothing else (`with_context`). A linking worker sends
+    these back, not the whole site, which the process that forked it holds already: `site`
+    None where the context leaves it as it is, `caller_links` None where the worker sent
+    that function's tuple for an earlier site (`link._sent`)."""
+
+    site: ErrorSite | None
+    callers: tuple[str, ...]
+    caller_links: tuple[CallerLink, ...] | None
+    flow_links: tuple[CallerLink, ...]
+    class_hook: CallerLink | None
+    calls: int | None
+    gates: tuple[CallerLink, ...]
+    knobs: tuple[KnobLink, ...]
+    selections: tuple[SelectionLink, ...]
+    tests: tuple[TestLink, ...]
+    public: str | None
+    overrides: Overrides | None
+    kin: int | None
+    requests: tuple[RequestLink, ...]
+
+
+def with_context(
+    indexed: IndexedSite,
+    context: SiteContext,
+    caller_links: tuple[CallerLink, ...] | None = None,
+) -> IndexedSite:
+    """The site with its context; where the context's `site` is None, the site's own, and
+    where its `caller_links` is, `caller_links` (or the site's own)."""
+    if context.caller_links is not None:
+        caller_links = context.caller_links
+    return msgspec.structs.replace(
+        indexed,
+        site=context.site or indexed.site,
+        callers=context.callers,
+        caller_links=indexed.caller_links if caller_links is None else caller_links,
+        flow_links=context.flow_links,
+        class_hook=context.class_hook,
+        calls=context.calls,
+        gates=context.gates,
+        knobs=context.knobs,
+        selections=context.selections,
+        tests=context.tests,
+        public=context.public,
+        overrides=context.overrides,
+        kin=context.kin,
+        requests=context.requests,
+    )
+
+
 evaluate_field_types(__name__)  # each field type's text compiled once (struct_hints)

@@ -6,9 +6,13 @@ the three callers a page keeps; none for a function no hook reaches, nor a plain
 from __future__ import annotations
 
 import textwrap
+from typing import Any
+
+import pytest
 
 from errdex.extract import extract_file
 from errdex.link import link_version
+from errdex.link.callers import CallerIndex
 from errdex.linked_facts import IndexedSite
 
 FILES = {
@@ -126,3 +130,28 @@ def test_a_method_handed_on_as_a_callback() -> None:
         1,
         "handed._build.Generator.generate",
     )
+
+
+def test_only_the_calls_of_the_hooks_and_what_they_reach_are_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the walk reads a function's calls at its first visit, not every call of the version
+    read: list[tuple[str, str]] = []
+    outgoing = CallerIndex._outgoing
+
+    def counted(self: CallerIndex, caller: tuple[str, str], *rest: Any) -> Any:
+        read.append(caller)
+        return outgoing(self, caller, *rest)
+
+    monkeypatch.setattr(CallerIndex, "_outgoing", counted)
+    hook = _sites()["bad class"].class_hook
+    assert hook is not None and hook.function == "Base.__init_subclass__"
+    assert set(read) == {
+        ("made._meta", "Meta.__new__"),
+        ("made._meta", "Base.__init_subclass__"),
+        ("made._steps", "one"),
+        ("made._steps", "two"),
+        ("made._steps", "three"),
+        ("made._steps", "four"),
+    }
+    assert len(read) == len(set(read))  # each once

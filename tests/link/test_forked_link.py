@@ -23,14 +23,14 @@ from errdex.extract import extract_file
 from errdex.facts import FileFacts
 from errdex.indexing import index_source, pipeline
 from errdex.indexing.cache import FactsCache
-from errdex.linked_facts import IndexedSite
+from errdex.linked_facts import IndexedSite, SiteContext, with_context
 from errdex.sources import open_source
 from errdex.sources.base import Skipped
 from errdex.store import open_store
 from errdex.store.function_parts import split_chunks
 
 Version = tuple[str, list[FileFacts], dict[str, bytes]]
-_add = link._Context.add
+_context = link._Context.context
 
 
 @pytest.fixture(scope="module")
@@ -57,13 +57,13 @@ def _linked(
 
 
 def _adding(monkeypatch: pytest.MonkeyPatch, before: Callable[[IndexedSite], None]) -> None:
-    """`_Context.add` calls `before(site)` first (in whichever process adds the site)."""
+    """`_Context.context` calls `before(site)` first (in whichever process adds the site)."""
 
-    def add(self: link._Context, indexed: IndexedSite) -> IndexedSite:
+    def context(self: link._Context, indexed: IndexedSite) -> SiteContext:
         before(indexed)
-        return _add(self, indexed)
+        return _context(self, indexed)
 
-    monkeypatch.setattr(link._Context, "add", add)
+    monkeypatch.setattr(link._Context, "context", context)
 
 
 def _children() -> set[int]:
@@ -308,3 +308,65 @@ def _is_linking_worker(pid: int) -> bool:
 
 def _own_cmdline() -> bytes:
     return Path(f"/proc/{os.getpid()}/cmdline").read_bytes()
+
+
+def test_a_worker_sends_what_the_context_adds_and_each_function_s_callers_once(
+    click: Version, forking: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    alone = _linked(click, workers=1)
+    sent: list[SiteContext | link.forked.Failed] = []
+    received = link._received
+
+    def tapped(linked: list[IndexedSite], contexts: Any) -> Any:
+        def tap() -> Any:
+            for context in contexts:
+                sent.append(context)
+                yield context
+
+        return received(linked, _Closing(tap(), contexts))
+
+    monkeypatch.setattr(link, "_received", tapped)
+    _adding(monkeypatch, _records(tmp_path, processes=3))
+    forked = _linked(click, workers=3)
+    assert forked == alone
+    contexts = [c for c in sent if isinstance(c, SiteContext)]
+    assert len(contexts) == len(alone)
+    # the site itself is not sent back where the context leaves it as it is
+    assert sum(c.site is None for c in contexts) > len(contexts) / 2
+    # a function's callers are sent with its first site a process makes, not with each
+    with_links = sum(bool(s.caller_links) for s in alone)
+    sent_links = sum(bool(c.caller_links) for c in contexts)
+    functions = len({(s.module, s.site.function) for s in alone if s.caller_links})
+    assert functions <= sent_links < with_links
+
+
+class _Closing:
+    """An iterator that closes `inner` too when closed."""
+
+    def __init__(self, items: Any, inner: Any) -> None:
+        self._items, self._inner = items, inner
+
+    def __iter__(self) -> _Closing:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self._items)
+
+    def close(self) -> None:
+        self._items.close()
+        self._inner.close()
+
+
+def test_a_context_is_the_fields_linking_adds_to_a_site(click: Version) -> None:
+    for site in _linked(click, workers=1):
+        bare = IndexedSite(
+            id=site.id,
+            file=site.file,
+            module=site.module,
+            site=site.site,
+            exception=site.exception,
+            shown=site.shown,
+            reading=site.reading,
+            helper_raise=site.helper_raise,
+        )
+        assert with_context(bare, link._own_context(site)) == site

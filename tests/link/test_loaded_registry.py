@@ -3,10 +3,13 @@ the code only those names load runs only when the setting names them."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 
+import pytest
+
 from errdex.extract import extract_file
-from errdex.link import link_version
+from errdex.link import link_version, loaded_registry
 from errdex.linked_facts import IndexedSite
 from selection_samples import LOADED
 
@@ -157,3 +160,28 @@ def test_a_script_its_own_class_starts_is_still_picked() -> None:
     }
     (link,) = site_of("The beat needs a positive interval", beating).selections
     assert link.value == "SharedConnector"
+
+
+def test_only_a_text_naming_main_is_searched_for_a_script_s_guard(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the search of each line's start is slow: a text without `__main__` is never searched
+    searched: list[bytes] = []
+    script = loaded_registry._SCRIPT
+
+    class Counted:
+        def search(self, data: bytes) -> re.Match[bytes] | None:
+            searched.append(data)
+            return script.search(data)
+
+    monkeypatch.setattr(loaded_registry, "_SCRIPT", Counted())
+    started = {
+        **LOADED,
+        "serve/transfer/shared.py": LOADED["serve/transfer/shared.py"]
+        + """
+        if __name__ == "__main__":
+            SharedConnector(None)
+        """,
+    }
+    assert site_of("Shared transfers take at most", started).selections == ()
+    assert searched and all(b"__main__" in data for data in searched)

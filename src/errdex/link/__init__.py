@@ -57,7 +57,15 @@ from errdex.link.tables import MessageTables
 from errdex.link.tests import TestIndex
 from errdex.link.translated import Translations
 from errdex.link.value_flow import AttributeSources
-from errdex.linked_facts import CallerLink, ExceptionInfo, IndexedSite, KnobLink, SelectionLink
+from errdex.linked_facts import (
+    CallerLink,
+    ExceptionInfo,
+    IndexedSite,
+    KnobLink,
+    SelectionLink,
+    SiteContext,
+    with_context,
+)
 from errdex.sources.base import EntryPoint, Skipped
 
 __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_version"]
@@ -156,16 +164,80 @@ def link_sites(
     cores = forked.cores()
     workers = min(workers, max(cores - beside, min(cores, MIN_WORKERS_BESIDE)))
     if workers > 1 and len(linked) >= MIN_FORKED_SITES and forked.can_fork():
-        completed: forked.Results[IndexedSite | forked.Failed] = forked.forked_map(
-            lambda n: context.add(linked[n]),
+        sent: dict[tuple[str, str], int] = {}  # in each process: its own
+        contexts = forked.forked_map(
+            lambda n: _sent(context.context(linked[n]), linked[n], n, sent),
             len(linked),
-            IndexedSite,
+            SiteContext,
             workers=workers,
             block=_SITES_BLOCK,
         )
+        completed: forked.Results[IndexedSite | forked.Failed] = _received(linked, contexts)
     else:
         completed = (_added_or_failed(context, indexed) for indexed in linked)
     return _completed(linked, completed, failed)
+
+
+def _sent(
+    context: SiteContext, indexed: IndexedSite, number: int, sent: dict[tuple[str, str], int]
+) -> SiteContext:
+    """The context as sent back from the process that made it (`SiteContext`): the site
+    None where it is the site's own, and the callers' tuple None where this process made
+    it for an earlier site of the same function (`sent`: the first site of each function
+    it made), which comes first in the results, so `_received` has it by then."""
+    key = (indexed.module, indexed.site.function)
+    links: tuple[CallerLink, ...] | None = context.caller_links
+    if links:
+        first = sent.get(key, number)
+        if first < number:
+            links = None
+        else:
+            sent[key] = number
+    site = None if context.site is indexed.site else context.site
+    if site is context.site and links is context.caller_links:
+        return context
+    return msgspec.structs.replace(context, site=site, caller_links=links)
+
+
+def _received(
+    linked: list[IndexedSite], contexts: forked.Results[SiteContext | forked.Failed]
+) -> forked.Results[IndexedSite | forked.Failed]:
+    """Each site with the context `_sent` sent back for it, in order."""
+    shared: dict[tuple[str, str], tuple[CallerLink, ...]] = {}  # each function's callers
+    try:
+        for indexed, context in zip(linked, contexts, strict=True):
+            if isinstance(context, forked.Failed):
+                yield context
+                continue
+            key = (indexed.module, indexed.site.function)
+            links = context.caller_links
+            if links is None:
+                links = shared[key]
+            elif links:
+                shared.setdefault(key, links)
+            yield with_context(indexed, context, links)
+    finally:
+        contexts.close()
+
+
+def _own_context(indexed: IndexedSite) -> SiteContext:
+    """The context the site holds already (a site linking adds nothing to)."""
+    return SiteContext(
+        site=indexed.site,
+        callers=indexed.callers,
+        caller_links=indexed.caller_links,
+        flow_links=indexed.flow_links,
+        class_hook=indexed.class_hook,
+        calls=indexed.calls,
+        gates=indexed.gates,
+        knobs=indexed.knobs,
+        selections=indexed.selections,
+        tests=indexed.tests,
+        public=indexed.public,
+        overrides=indexed.overrides,
+        kin=indexed.kin,
+        requests=indexed.requests,
+    )
 
 
 def _added_or_failed(context: _Context, indexed: IndexedSite) -> IndexedSite | forked.Failed:
@@ -325,10 +397,16 @@ class _Context:
         self._said: dict[str | None, tuple[tuple[KnobLink, ...], tuple[KnobLink, ...]]] = {}
 
     def add(self, indexed: IndexedSite) -> IndexedSite:
+        """The site with its context."""
+        return with_context(indexed, self.context(indexed))
+
+    def context(self, indexed: IndexedSite) -> SiteContext:
+        """What other places say of the site (its `site` the same object where they change
+        nothing of it)."""
         site = indexed.site
         facts = self.names.modules.get(indexed.module)
         if facts is None:
-            return indexed
+            return _own_context(indexed)
         links = self.callers.callers(indexed.module, site.function)
         checked_in = (indexed.module, site.function)  # whose command line reaches the check
         knobs = self.knobs
@@ -389,8 +467,7 @@ class _Context:
                 b for b in site.bindings if not (b.origin == "constant" and b.name in env_names)
             )
             kept = msgspec.structs.replace(site, bindings=bindings)
-        return msgspec.structs.replace(
-            indexed,
+        return SiteContext(
             site=kept,
             callers=self.callers.nearest(indexed.module, site.function),
             caller_links=links,

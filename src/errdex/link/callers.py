@@ -10,7 +10,7 @@ its bases, bare names through the module's definitions and imports (a function's
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import msgspec
 
@@ -41,6 +41,10 @@ METACLASSES = frozenset(
 )
 METACLASS_HOOKS = ("__new__", "__init__")
 SUBCLASS_HOOK = "__init_subclass__"
+_HOOK_ENDS = tuple(f".{name}" for name in (*METACLASS_HOOKS, SUBCLASS_HOOK))
+# a call as a file's resolution keys it: receiver, class, callee, receiver's type
+_CallKey = tuple[str | None, str | None, str, str | None]
+_ByFunction = dict[str, list[tuple[int, CallSite]]]  # a file's calls by function, placed
 
 
 class CallerIndex:
@@ -70,18 +74,18 @@ class CallerIndex:
         # once a version, at the first ask: `class_hook_link`)
         self._hooked: dict[Target, CallerLink] | None = None
         self._definers: defaultdict[str, list[ResolvedClass]] | None = None  # by method name
+        # each file's calls resolved, by the call's key (`_outgoing` reads them again)
+        self._files = [f for f in files if f.error is None]
+        self._reached: list[tuple[dict[_CallKey, list[Target]], dict[_CallKey, Target | None]]] = []
         by_target, unresolved = self._by_target, self._unresolved
         # calls of a method on an object whose class the code says (`_on_object`), apart:
         # the callers a walk keeps first stay those a name reaches
         on_object: dict[Target, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
-        for facts in files:
-            if facts.error is not None:
-                continue
+        for facts in self._files:
             # A file calls the same functions many times: each callee is resolved once.
-            reached: dict[tuple[str | None, str | None, str, str | None], list[Target]] = {}
-            reached_on_object: dict[
-                tuple[str | None, str | None, str, str | None], Target | None
-            ] = {}
+            reached: dict[_CallKey, list[Target]] = {}
+            reached_on_object: dict[_CallKey, Target | None] = {}
+            self._reached.append((reached, reached_on_object))
             for call in facts.call_sites:
                 key = (call.receiver, call.class_name, call.callee, call.receiver_type)
                 targets = reached.get(key)
@@ -108,7 +112,6 @@ class CallerIndex:
                 ):
                     unresolved[call.callee].append((call, facts))
         self._on_objects: dict[Target, list[tuple[CallSite, FileFacts]]] = dict(on_object)
-        self._files = files  # their callbacks are resolved at the first `class_hook_link`
         # the ids of those calls
         self._object_calls = {id(call) for calls in on_object.values() for call, _ in calls}
 
@@ -187,21 +190,36 @@ class CallerIndex:
 
     def _hook_reach(self) -> dict[Target, CallerLink]:
         """`class_hook_link` of every function a hook reaches: a walk breadth first down
-        the calls, from all hooks at once."""
-        down: defaultdict[Target, list[tuple[Target, int, str]]] = defaultdict(list)
-        for target, calls in (*self._by_target.items(), *self._on_objects.items()):
-            for call, facts in calls:
-                if call.function != "<module>":
-                    down[(facts.module, call.function)].append((target, call.line, facts.path))
-        # a bound method handed on as a callback (`partial(gen.generate_schema, ...)`) is
-        # called by what it is handed to: a step down from the function that hands it
-        for facts in self._files:
-            for call in facts.callbacks if facts.error is None else ():
-                for target in self._callback_targets(call, facts):
-                    down[(facts.module, call.function)].append((target, call.line, facts.path))
+        the calls, from all hooks at once (each function's calls read at its first visit:
+        `_outgoing`, in the order of `_by_target`'s lists)."""
+        order = {target: n for n, target in enumerate(self._by_target)}
+        object_order = {target: n for n, target in enumerate(self._on_objects)}
+        by_module: defaultdict[str, list[int]] = defaultdict(list)
+        for number, facts in enumerate(self._files):
+            by_module[facts.module].append(number)
+        down: dict[Target, list[tuple[tuple[int, int, int, int], Target, int, str]]] = {}
+        grouped: dict[int, tuple[_ByFunction, _ByFunction]] = {}
+
+        def outgoing(caller: Target) -> list[tuple[tuple[int, int, int, int], Target, int, str]]:
+            found = down.get(caller)
+            if found is None:
+                found = down[caller] = self._outgoing(
+                    caller, by_module.get(caller[0], ()), order, object_order, grouped
+                )
+            return found
+
+        # the hooks among the functions that make a call or hand a callback on, in the
+        # order a walk of `_by_target`, `_on_objects`, then the callbacks meets them
+        hooks = {
+            (facts.module, call.function)
+            for facts in self._files
+            for call in (*facts.call_sites, *facts.callbacks)
+            if call.function.endswith(_HOOK_ENDS)
+        }
+        made = {hook: calls for hook in hooks if self._is_hook(hook) and (calls := outgoing(hook))}
         found: dict[Target, CallerLink] = {}
         level: list[tuple[Target, CallerLink | None]] = [
-            (hook, None) for hook in down if self._is_hook(hook)
+            (hook, None) for hook in sorted(made, key=lambda hook: made[hook][0][0])
         ]
         seen = {hook for hook, _ in level}
         depth = 0
@@ -209,7 +227,7 @@ class CallerIndex:
             depth += 1
             following: list[tuple[Target, CallerLink | None]] = []
             for caller, link in level:
-                for target, line, path in down[caller]:
+                for _, target, line, path in outgoing(caller):
                     if target in seen:
                         continue
                     seen.add(target)
@@ -225,6 +243,51 @@ class CallerIndex:
                     following.append((target, reached))
             level = following
         return found
+
+    def _outgoing(
+        self,
+        caller: Target,
+        numbers: Iterable[int],
+        order: dict[Target, int],
+        object_order: dict[Target, int],
+        grouped: dict[int, tuple[_ByFunction, _ByFunction]],
+    ) -> list[tuple[tuple[int, int, int, int], Target, int, str]]:
+        """The calls `caller` makes that reach a function, and the callbacks it hands on
+        (`_callback_targets`), each with its target, line and file, in the order a walk of
+        `_by_target`, then `_on_objects`, then every file's callbacks meets them: each with
+        that place as its key (by name, on an object or a callback; the target's place or
+        the file's; the call's). `numbers`: the files of the caller's module; `grouped`:
+        each file's calls and callbacks by function, with their places, filled here."""
+        function = caller[1]
+        out: list[tuple[tuple[int, int, int, int], Target, int, str]] = []
+        for number in numbers:
+            facts = self._files[number]
+            found = grouped.get(number)
+            if found is None:
+                found = grouped[number] = (
+                    _by_function(facts.call_sites),
+                    _by_function(facts.callbacks),
+                )
+            calls, callbacks = found
+            reached, on_object = self._reached[number]
+            for position, call in calls.get(function, ()) if function != "<module>" else ():
+                key = (call.receiver, call.class_name, call.callee, call.receiver_type)
+                targets = reached.get(key)
+                if targets:
+                    out.extend(
+                        ((0, order[t], number, position), t, call.line, facts.path) for t in targets
+                    )
+                elif (target := on_object.get(key)) is not None:
+                    out.append(
+                        ((1, object_order[target], number, position), target, call.line, facts.path)
+                    )
+            for position, call in callbacks.get(function, ()):
+                out.extend(
+                    ((2, number, position, n), target, call.line, facts.path)
+                    for n, target in enumerate(self._callback_targets(call, facts))
+                )
+        out.sort(key=lambda entry: entry[0])
+        return out
 
     def _callback_targets(self, call: CallSite, facts: FileFacts) -> list[Target]:
         """The method a callback (`FileFacts.callbacks`) is: resolved as a call of it would
@@ -440,3 +503,11 @@ class CallerIndex:
             if found is not None:
                 out.append(found)
         return out or [(module, f"{cls.fact.qualname}.__init__")]
+
+
+def _by_function(calls: tuple[CallSite, ...]) -> _ByFunction:
+    """The calls by the function that makes them, each with its place in `calls`."""
+    found: _ByFunction = defaultdict(list)
+    for position, call in enumerate(calls):
+        found[call.function].append((position, call))
+    return found

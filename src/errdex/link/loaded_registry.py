@@ -49,6 +49,7 @@ _RELATIVE = (b"__package__", b"package=")
 # a module run on its own (`python -m ...`): it loads without any registry, unless its own
 # code is what starts it (`subprocess.Popen([sys.executable, __file__, ...])`)
 _SCRIPT = re.compile(rb"""^if\s+__name__\s*==\s*["']__main__["']\s*:""", re.M)
+_MAIN = b"__main__"  # in every text `_SCRIPT` finds
 _RUNS_ITSELF = re.compile(rb"sys\.executable\s*,\s*__file__\b")
 # a module-level call given a string, then (maybe on later lines) the text of a module
 _REGISTERING = re.compile(rb"""^[A-Za-z_][\w.]*\([^)]*?["'][A-Za-z_]\w*\.\w""", re.M)
@@ -97,10 +98,13 @@ class LoadedRegistries:
         if not registries:
             return
         importers = _importers(files, names, texts)
+        # `_SCRIPT`'s text is looked for first: its search of each line's start is slow
         self._scripts = {
             facts.module
             for facts in files
-            if _SCRIPT.search(data := texts.get(facts.path, b"")) and not _RUNS_ITSELF.search(data)
+            if _MAIN in (data := texts.get(facts.path, b""))
+            and _SCRIPT.search(data)
+            and not _RUNS_ITSELF.search(data)
         }
         written = _written_names(texts, {r.key or _last(r.setting.behind) for r in registries})
         for registry in registries:
