@@ -3,11 +3,17 @@
 
 from __future__ import annotations
 
+import ast
+import re
 import textwrap
+import warnings
+from random import Random
 
+import pytest
 from extract_samples import blanked_facts
 
-from errdex.extract import extract_file
+from errdex.extract import extract_file, init_attrs
+from errdex.extract.shapes import copied_chain
 from errdex.facts import ClassFact
 
 # the constructor raises nothing: the skeleton blanks it, and the facts come from its text
@@ -96,3 +102,112 @@ def test_a_chain_behind_a_default_a_call_gives_is_kept() -> None:
     assert ("kv_cache_dtype", "cache_config.cache_dtype", -1) in second
     assert ("block_size", "cache_config.block_size", -1) in second
     assert ("heads", "", -1) in second
+
+
+def test_a_local_root_is_looked_for_in_the_lines_that_name_it_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Whether a loop, `as`, `:=` or `del` binds the chain's root again: the line's binding
+    # words are looked for only where the root is named (`_elsewhere` finds nothing else).
+    searched: list[str] = []
+    may_bind = init_attrs._MAY_BIND
+
+    class Counted:
+        def search(self, line: str) -> re.Match[str] | None:
+            searched.append(line)
+            return may_bind.search(line)
+
+    monkeypatch.setattr(init_attrs, "_MAY_BIND", Counted())
+    source = """
+        class Layer:
+            def __init__(self):
+                parallel = current().parallel_config
+                for item in range(4):
+                    register(item)
+                self.dcp_size = parallel.dcp_size
+
+            def forward(self):
+                assert self.dcp_size > 1, "too small"
+        """
+    assert layer_of(source).attr_chains == {"dcp_size": "parallel.dcp_size"}
+    assert searched and all("parallel" in line for line in searched)
+    bound_again = source.replace("for item in", "for parallel in").replace("(item)", "(parallel)")
+    assert layer_of(bound_again).attr_chains == {}
+
+
+def _parsed_chain(text: str) -> str:
+    """What `init_attrs._copied` gave by parsing: the chain, or "" for none."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # `a.b 1`: an invalid decimal literal
+            value = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return ""
+    return copied_chain(value) or ""
+
+
+def test_a_value_starting_with_a_chain_is_told_as_its_parse_tells_it() -> None:
+    # A plain chain is the chain; one followed by a call, a subscript, an operator or a
+    # comma is none, whatever follows; anything else is left to the parse (None).
+    told = {
+        "cache_config.cache_dtype": "cache_config.cache_dtype",
+        "config.get_text_config()": "",
+        "self.num_heads * self.head_dim": "",
+        "config.extra['k']": "",
+        "self.head_dim**-0.5": "",
+        "None.x": None,  # a keyword's chain: the parse tells
+        "self.a or 16": None,
+        "cfg.x if cfg is not None else 'auto'": None,
+        "cfg.x  # the size": None,
+        "(cfg.x)": None,
+        "cfg.ﬁle": None,  # a name the parser normalizes
+    }
+    for text, expected in told.items():
+        assert init_attrs._chain_told(text) == expected, text
+        if expected is not None:
+            assert _parsed_chain(text) == expected, text
+    pieces = [
+        "a", "cfg", "None", "not", "lambda", "match", "if", "or", "else", ".", " . ", "(",
+        ")", "[", "]", "0", "'x'", "*", "**", "-", "+", ",", ":", ";", "=", "==", "!=", "<",
+        "~", " ", "#c", "\n", "é", "@", "&", "|", "^", "%", ":=", "\\", "is", "{}", '"',
+    ]  # fmt: skip
+    random = Random(41)
+    for _ in range(20_000):
+        start = random.choice(["a.b", "cfg.x.y", "self.a", "None.x", "match.case", "not.x"])
+        text = (start + "".join(random.choices(pieces, k=random.randint(0, 6)))).strip()
+        found = init_attrs._chain_told(text)
+        if found is not None:
+            assert found == _parsed_chain(text), text
+
+
+def test_a_root_many_chains_share_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A constructor copying many fields of one config asks whether its root holds one
+    # object once, not once per field.
+    asked: list[str] = []
+    held_root = init_attrs._held_root
+
+    def counted(
+        body: list[str], depths: list[int], root: str, params: set[str], indent: str
+    ) -> bool:
+        asked.append(root)
+        return held_root(body, depths, root, params, indent)
+
+    monkeypatch.setattr(init_attrs, "_held_root", counted)
+    source = """
+        class Layer:
+            def __init__(self, config, other):
+                self.hidden_size = config.hidden_size
+                self.num_heads = config.num_heads
+                self.head_dim = config.head_dim
+                self.dtype = other.dtype
+
+            def forward(self):
+                assert self.head_dim > 1, "too small"
+        """
+    assert layer_of(source).attr_chains == {
+        "hidden_size": "config.hidden_size",
+        "num_heads": "config.num_heads",
+        "head_dim": "config.head_dim",
+        "dtype": "other.dtype",
+    }
+    assert asked == ["config", "other"]

@@ -3,8 +3,12 @@ the check, the docstring, the parameters, which branches fail, what a `try` did.
 
 from __future__ import annotations
 
+import ast
 import textwrap
 
+import pytest
+
+import errdex.extract.reading as reading_module
 from errdex.extract import extract_file
 from errdex.extract.block_flow import _def_words
 from errdex.extract.skeleton import build_skeleton
@@ -391,3 +395,48 @@ def test_a_class_under_a_module_level_block_holds_its_methods_sites() -> None:
     assert read.init_params == {"width": "width", "strict": "strict"}
     assert read.init_required == ("width",)
     assert reading(_UNDER_BLOCKS, '"negative"').init_params == {"size": "size"}
+
+
+def test_a_constructor_is_walked_for_held_dicts_only_when_a_kept_value_reads_a_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `_held_dicts` walks the whole constructor: worked out when a value kept once may be
+    # one key of a dict a local holds, not for a call, a literal or arithmetic.
+    walked: list[str] = []
+    held_dicts = reading_module._held_dicts
+
+    def counted(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+        walked.append(init.name)
+        return held_dicts(init)
+
+    monkeypatch.setattr(reading_module, "_held_dicts", counted)
+    plain = reading(
+        """
+        class Loader:
+            def __init__(self, config):
+                self.size = compute(config)
+                self.limit = config.limit * 2
+
+            def load(self):
+                if self.size > self.limit:
+                    raise ValueError("too big")
+        """,
+        '"too big"',
+    )
+    assert plain.init_values == {}
+    assert walked == []
+    keyed = reading(
+        """
+        class Loader:
+            def __init__(self, load_config):
+                extra = copy(load_config.extra_config or {})
+                self.fallback = extra.pop("fallback", True)
+
+            def load(self):
+                if not self.fallback:
+                    raise ValueError("no fallback")
+        """,
+        '"no fallback"',
+    )
+    assert keyed.init_values == {"fallback": "load_config.extra_config.pop('fallback', True)"}
+    assert walked == ["__init__"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import bisect
 import functools
+import keyword
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -62,6 +63,10 @@ _MAX_VALUE_LINES = 6  # lines one copied value may span
 _COPY = lazy_compile(r"self\.(?P<attr>\w+)[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*(?=[(\w])")
 # what a copied value starts with: a name and a dot, maybe inside brackets
 _CHAIN_START = lazy_compile(r"[\s(]*[A-Za-z_]\w*[ \t]*\.[ \t]*[A-Za-z_]")
+# a chain of ASCII names, taken whole (`_chain_told`); what after it makes it one operand
+# of something other than `or` or `if`: a call, a subscript, an operator, a comma
+_PLAIN_CHAIN = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)++")
+_CHAIN_ENDED = lazy_compile(r"[ \t]*[(\[*/+\-%@&|^<>=!,:;~]")
 
 
 class KeptAttributes(NamedTuple):
@@ -208,13 +213,18 @@ def kept_attributes(whole: ClassText) -> KeptAttributes:
         for attr, value in found.items()
         if counts.get(attr) == 1 and not _rebound(body, depths, value.rpartition(" ")[2])
     }
-    copies = {
-        attr: chain
-        for attr, chain in chains.items()
-        if attr not in found
-        and counts.get(attr) == 1
-        and _held_root(body, depths, chain.partition(".")[0], params, indent)
-    }
+    # whether each root holds one object: asked once per root, not per chain (a
+    # constructor copies many fields of one config: `self.a = cfg.a`, `self.b = cfg.b`)
+    held: dict[str, bool] = {}
+    copies: dict[str, str] = {}
+    for attr, chain in chains.items():
+        if attr in found or counts.get(attr) != 1:
+            continue
+        root = chain.partition(".")[0]
+        if root not in held:
+            held[root] = _held_root(body, depths, root, params, indent)
+        if held[root]:
+            copies[attr] = chain
     return KeptAttributes(kept, copies)
 
 
@@ -235,12 +245,33 @@ def _copied(body: list[str], depths: list[int], index: int, start: int) -> tuple
         text += body[follow]
     if _CHAIN_START.match(text) is None:
         return None  # a call, a literal, arithmetic on a name: parsed for nothing
+    value_text = text.strip()
+    told = _chain_told(value_text)
+    if told is not None:
+        return (match["attr"], told) if told else None
     try:
-        value = ast.parse(text.strip(), mode="eval").body
+        value = ast.parse(value_text, mode="eval").body
     except SyntaxError:
         return None
     chain = copied_chain(value)
     return (match["attr"], chain) if chain is not None else None
+
+
+def _chain_told(text: str) -> str | None:
+    """What `copied_chain` of the parsed `text` (a value, stripped) is, told from the text
+    where its start decides, without parsing it (two values in three, each an
+    `ast.parse`): the chain itself for a plain chain of ASCII names, none a keyword
+    (`cache_config.cache_dtype`); "" (no chain) for a chain followed by a call, a
+    subscript, an operator or a comma (`config.get_text_config()`, `self.a * self.b`),
+    whose first operand is no plain chain whatever follows, or a syntax error. None when
+    only the parse can tell (a leading bracket, `or`, `if`, a comment, a line's end)."""
+    found = _PLAIN_CHAIN.match(text)
+    if found is None or "\x00" in text:
+        return None
+    if found.end() == len(text):
+        parts = text.split(".")
+        return text if not any(map(keyword.iskeyword, parts)) else None
+    return "" if _CHAIN_ENDED.match(text, found.end()) else None
 
 
 def _held_root(
@@ -262,7 +293,9 @@ def _held_root(
         return False
     if indent_of(body[lines[0]]) != indent:
         return False
-    return not any(_MAY_BIND.search(line) and _elsewhere(root).search(line) for line in body)
+    return not any(
+        root in line and _MAY_BIND.search(line) and _elsewhere(root).search(line) for line in body
+    )
 
 
 def indent_of(line: str) -> str:

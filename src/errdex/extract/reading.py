@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import msgspec
 
@@ -461,7 +461,7 @@ class _FileReader:
         if whole is None or counts is None:
             return {}
         out: dict[str, str] = {}
-        dicts: dict[str, str] | None = None
+        dicts = _HeldDicts(whole)
         for stmt in whole.body:
             for attr, value in own_attributes_set(stmt):
                 if counts.get(attr) == 1:
@@ -470,8 +470,6 @@ class _FileReader:
                     if dotted is None:
                         # one key of a dict a chain holds, or a local at the top holds
                         # (`extra = copy(cfg.extra or {})`; `self.x = extra.pop("x", True)`)
-                        if dicts is None:
-                            dicts = _held_dicts(whole)
                         dotted = copied_key(value, dicts)
                         root = dotted.partition(".")[0] if dotted is not None else None
                         if root is not None and root not in dicts[""].split():
@@ -663,6 +661,30 @@ def _is_blanked(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         and isinstance(body[0].value, ast.Constant)
         and body[0].value.value is Ellipsis
     )
+
+
+class _HeldDicts(Mapping[str, str]):
+    """`_held_dicts(init)`, worked out when first read: most values a constructor keeps are
+    no key read (a call, a literal, arithmetic), which `copied_key` tells without it, and
+    the walk of the whole constructor it takes was a third of the constructors' readings."""
+
+    def __init__(self, init: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self._init = init
+        self._found: dict[str, str] | None = None
+
+    def _dicts(self) -> dict[str, str]:
+        if self._found is None:
+            self._found = _held_dicts(self._init)
+        return self._found
+
+    def __getitem__(self, key: str) -> str:
+        return self._dicts()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._dicts())
+
+    def __len__(self) -> int:
+        return len(self._dicts())
 
 
 def _held_dicts(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
