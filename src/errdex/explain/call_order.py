@@ -21,6 +21,7 @@ from errdex.explain.context import Facts, class_in_file, kept_module, may_name
 from errdex.explain.declared_fields import base_name
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.imported_class import module_paths
+from errdex.explain.input_nodes import conjuncts
 from errdex.explain.inputs import public_name
 from errdex.explain.name_forms import normal_form
 from errdex.explain.page import ConditionView, ExampleFix, Solution
@@ -29,6 +30,7 @@ from errdex.explain.user_call import method_arguments, required_arguments, user_
 from errdex.extract.module import is_type_checking, module_name, resolve_relative
 from errdex.extract.shapes import is_name, is_not_none, own_attributes_set
 from errdex.facts import ConditionKind, SiteKind
+from errdex.link.expression_texts import parse_expression
 
 # the methods that open and close a `with` block, and the statement each is called by
 BLOCK_STARTS = {"__enter__": "with", "__aenter__": "async with"}
@@ -544,27 +546,18 @@ def _set_tests(text: str) -> list[tuple[str, bool]]:
     others, `order_by and self._order_by_clauses`, are not read)."""
     if "self." not in text:
         return []  # most are not: no parse of them
-    parsed = _joined(text, ast.Or)
-    if parsed is None:
+    node = parse_expression(text)
+    if node is None:
         return []
+    sides = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) else [node]
     found = []
-    for side in parsed[1]:
+    for side in sides:
         tested = is_not_none(side)
         if is_own(side):
             found.append((side.attr, False))
         elif tested is not None and is_own(tested):
             found.append((tested.attr, True))
     return found
-
-
-def _joined(text: str, op: type[ast.boolop]) -> tuple[ast.expr, list[ast.expr]] | None:
-    """A test parsed, and its parts joined by `op` (`or`, `and`; the whole test where it is
-    no such join); None when it does not parse."""
-    try:
-        node = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    return node, node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, op) else [node]
 
 
 def _params(method: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
@@ -739,7 +732,7 @@ def _handed_tests(text: str) -> list[tuple[str, str, tuple[str, ...]]]:
     (`self.implicit_returning or ...`) is left unread."""
     if "._" not in text:
         return []  # most are not: no parse of them
-    parsed = _joined(text, ast.And)
+    parsed = conjuncts(text)
     if parsed is None:
         return []
     node, sides = parsed

@@ -27,6 +27,7 @@ from errdex.explain.entry_input import (
     roots,
     state_of,
 )
+from errdex.explain.input_nodes import conjuncts
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code, listed
 from errdex.extract.module import module_name
@@ -99,18 +100,15 @@ def _part_read(
     that only tests the value is given (`x is not None`, `live_only`) is a switch: turning
     it off gives up what the call asked for, while the other part says what is missing;
     [] when no part is of the value's contents."""
-    try:
-        node = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return []
-    if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)):
-        return []
-    parts = [[p for p in params if p in names_read(part)] for part in node.values]
+    found = conjuncts(text)
+    if found is None or found[1][0] is found[0]:
+        return []  # no test joined by `and`
+    parts = [[p for p in params if p in names_read(part)] for part in found[1]]
     if any(len(part) != 1 for part in parts):
         return []
     if any(state_of(text, param) for (param,) in parts):
         return []  # an object passed in whose state the check reads: how it was made
-    for part, (param,) in zip(node.values, parts, strict=True):
+    for part, (param,) in zip(found[1], parts, strict=True):
         if _given_only(part):
             continue
         if entry_of(store, chosen, facts, params, param) is not None:

@@ -10,7 +10,7 @@ import ast
 from collections.abc import Callable
 
 from errdex.explain.input_words import Instead, _described, _value
-from errdex.explain.path_tests import same_file
+from errdex.explain.path_tests import PATH_WORDS, same_file
 from errdex.explain.plain import code
 from errdex.extract.conditions import dotted_name
 
@@ -20,11 +20,11 @@ _SHOWN_PATTERN = 80
 # A test of the value (or of what its path names) by a method or `os.path` function: what
 # passes it.
 _PREDICATES = {
-    "is_dir": "the path of a directory that exists",
-    "isdir": "the path of a directory that exists",
-    "is_file": "the path of a file that exists",
-    "isfile": "the path of a file that exists",
-    "exists": "a path that exists",
+    "is_dir": PATH_WORDS["isdir"],
+    "isdir": PATH_WORDS["isdir"],
+    "is_file": PATH_WORDS["isfile"],
+    "isfile": PATH_WORDS["isfile"],
+    "exists": PATH_WORDS["exists"],
     "is_absolute": "an absolute path",
     "isabs": "an absolute path",
     "is_contiguous": "a contiguous tensor (`.contiguous()` gives one)",

@@ -19,6 +19,7 @@ from errdex.explain.entry_input import names_read
 from errdex.explain.page import ExampleFix, Solution
 from errdex.explain.plain import code
 from errdex.facts import BRANCH_KINDS, ConditionKind, SiteKind
+from errdex.link.expression_texts import parse_expression
 
 __all__ = ["log_record_solution"]
 
@@ -40,15 +41,14 @@ def log_record_solution(facts: Facts) -> Solution | None:
     record = _record_parameter(function) if function is not None else None
     if function is None or record is None:
         return None
-    try:
-        read = names_read(ast.parse(checks[-1].text, mode="eval").body)
-    except (SyntaxError, ValueError, RecursionError):
+    test = parse_expression(checks[-1].text)
+    if test is None:
         return None
+    read = names_read(test)
     unpacked = _unpacked(function, record, site.line)
-    items = [unpacked[n] for n in sorted(read) if n in unpacked]
-    if not items or len(items) < len(read):
+    if not read or not read <= unpacked.keys():
         return None  # the check reads something else too: that may be what fails
-    name = min(n for n in read if n in unpacked)
+    name = min(read)
     what = _ITEMS[unpacked[name]]
     return Solution(
         text=(

@@ -24,7 +24,7 @@ _SAME_FILE = frozenset(
 )
 _SAME_FILE_METHODS = frozenset(("resolve", "expanduser", "absolute"))
 _DIRNAME = frozenset(("os.path.dirname", "osp.dirname"))
-# What the tests ask of the path, in words.
+# What the tests ask of the path, in words (`input_shapes` words an argument's own test so).
 PATH_WORDS = {
     "exists": "a path that exists",
     "isdir": "the path of a directory that exists",
