@@ -113,6 +113,15 @@ _AND = re.compile(r"\s+and\s+")
 _RAISE_WORD = re.compile(r"\braise\b")
 _CALLED = re.compile(r"^(?:self\.)?([A-Za-z_]\w*)\(")
 _QUOTED = re.compile(r"“([^”]+)”")  # what a way out quotes
+# a summary that says what the function checks: "Fail unless the runner built the requested
+# batch", "Reject booleans before pydantic coerces them", "Validate that a name matches the
+# pattern": a condition in its first clause, not "Validate command-line arguments."
+_CHECKING = re.compile(
+    r"^(?:Validates?|Verif(?:y|ies)|Asserts?|Fails?|Raises?|Rejects?|Refuses?|Checks?)\b"
+)
+_EXCEPTION_NAME = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Warning)\b")
+_CONDITION = re.compile(r"\b(?:if|unless|that|whether|when|before|only|not|but)\b")
+_CLAUSE_END = re.compile(r"[,;:(]|\.(?:\s|$)")
 _SECTIONS = {"raises": "Raises", "raise": "Raises", "note": "Note", "notes": "Notes"}
 
 
@@ -540,7 +549,7 @@ def _docstring(
     label = f"docstring of {code(of[0] if of else site.function)}"
     file = of[1] if of else facts.stored.file
     out: list[_Candidate] = []
-    for unit in units:
+    for index, unit in enumerate(units):
         if of is not None and unit.section not in RAISES_SECTIONS:
             continue
         elsewhere = False
@@ -576,10 +585,88 @@ def _docstring(
             # that is its why by itself, whatever words it shares with the check
             score += 1.0 if names.tested else _KEEP
         where = _unit_label(label, unit)
+        summary = of is None and index == 0 and unit.section is None
+        if summary and score < _KEEP and _states_check(unit.text, names):
+            # of a function of several checks, one that shares no word with this one's
+            # test is another's ("Reject rank counts that cannot form a group" over a
+            # port's check; a word of the message alone is not enough)
+            # of a function of several checks, one whose only shared words another check
+            # tests too speaks of that one ("Reject rank counts or destination meshes that
+            # cannot form a group" shares "rank" with `if self.rank != 0`, and with
+            # `if not 0 <= self.rank < self.num_trainer_ranks` as much)
+            shared = _parts(text) & names.tested
+            if _checks_in(facts) > 1 and not shared - _others_tested(facts, lines):
+                continue
+            # the function is a check, and its summary says what it holds the input to:
+            # every check of it is that one's; shown when nothing speaks of it more directly
+            out += _candidate(text, where, file, unit.line, _KEEP, 5)
+            continue
         # what a thing is or does ("The input tensor to quantize") is no reason
         out += _candidate(text, where, file, unit.line, score, 1, not raises)
         out[-1].shown = out[-1].shown and not elsewhere  # it holds its rank
     return out
+
+
+_CHECK_LINE = re.compile(r"^\s*(?:raise|assert)\b")
+
+
+def _checks_in(facts: Facts) -> int:
+    """The `raise` and `assert` statements of the site's function, by its lines."""
+    site = facts.stored.site
+    span = function_span(facts.source_text, site.function.rpartition(".")[2], site.line)
+    if span is None or facts.source_text is None:
+        return 0
+    lines = lines_of(facts.source_text)[span[0] : span[1]]
+    return sum(1 for x in lines if _CHECK_LINE.match(x))
+
+
+_TEST_LINE = re.compile(r"^\s*(?:if|elif|assert|while)\b")
+
+
+def _others_tested(facts: Facts, lines: Sequence[str]) -> set[str]:
+    """The word parts the site function's other conditions test: each `if`, `elif`,
+    `assert` or `while` of it but the check's own, to the line that ends it."""
+    site = facts.stored.site
+    span = function_span(facts.source_text, site.function.rpartition(".")[2], site.line)
+    if span is None:
+        return set()
+    own = {c.line for c in own_conditions(facts)} | set(range(site.line, site.end_line + 1))
+    out: set[str] = set()
+    at = span[0]
+    while at < min(span[1], len(lines)):
+        if not _TEST_LINE.match(lines[at]):
+            at += 1
+            continue
+        first, text = at, [lines[at]]
+        # an `if` to its colon (an `assert`: its first line)
+        while lines[first].lstrip()[:6] != "assert" and at - first < 8 and at + 1 < span[1]:
+            if lines[at].rstrip().endswith(":"):
+                break
+            at += 1
+            text.append(lines[at])
+        if not own & set(range(first + 1, at + 2)):
+            out |= _parts(" ".join(text))
+        at += 1
+    return out
+
+
+def _states_check(summary: str, names: _Names) -> bool:
+    """Whether a docstring's summary says what its function checks: it starts with the
+    verb of a check and says on what condition in its first clause ("Reject a host pool
+    that cannot fit in RAM", "Fail unless ..."). A "Check if/whether" summary is most often
+    a predicate's (it returns what it finds): only one that says the function raises. One
+    that names an exception names this check's ("Raise the `HTTPStatusError` if one
+    occurred" is not why `RuntimeError` is raised when no request is set). ("Ensure that
+    all workers are terminated" is most often what the function does, not a check.)"""
+    found = _CHECKING.match(summary)
+    if found is None or "NotImplementedError" in names.raised:
+        return False  # a method left to subclasses: the summary is of what they do
+    if any(e not in names.raised for e in _EXCEPTION_NAME.findall(summary)):
+        return False
+    if found.group(0).startswith("Check") and _FAILS.search(summary) is None:
+        return False
+    clause = _CLAUSE_END.split(summary[found.end() :], 1)[0]
+    return _CONDITION.search(clause) is not None
 
 
 def _returned_none(facts: Facts, lines: Sequence[str]) -> list[_Candidate]:
