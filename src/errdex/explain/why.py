@@ -588,14 +588,12 @@ def _docstring(
         summary = of is None and index == 0 and unit.section is None
         if summary and score < _KEEP and _states_check(unit.text, names):
             # of a function of several checks, one that shares no word with this one's
-            # test is another's ("Reject rank counts that cannot form a group" over a
-            # port's check; a word of the message alone is not enough)
-            # of a function of several checks, one whose only shared words another check
-            # tests too speaks of that one ("Reject rank counts or destination meshes that
+            # test (a word of the message alone is not enough), or only words another check
+            # tests too, speaks of another ("Reject rank counts or destination meshes that
             # cannot form a group" shares "rank" with `if self.rank != 0`, and with
             # `if not 0 <= self.rank < self.num_trainer_ranks` as much)
             shared = _parts(text) & names.tested
-            if _checks_in(facts) > 1 and not shared - _others_tested(facts, lines):
+            if _checks_in(facts, lines) > 1 and not shared - _others_tested(facts, lines):
                 continue
             # the function is a check, and its summary says what it holds the input to:
             # every check of it is that one's; shown when nothing speaks of it more directly
@@ -610,14 +608,13 @@ def _docstring(
 _CHECK_LINE = re.compile(r"^\s*(?:raise|assert)\b")
 
 
-def _checks_in(facts: Facts) -> int:
+def _checks_in(facts: Facts, lines: Sequence[str]) -> int:
     """The `raise` and `assert` statements of the site's function, by its lines."""
     site = facts.stored.site
     span = function_span(facts.source_text, site.function.rpartition(".")[2], site.line)
-    if span is None or facts.source_text is None:
+    if span is None:
         return 0
-    lines = lines_of(facts.source_text)[span[0] : span[1]]
-    return sum(1 for x in lines if _CHECK_LINE.match(x))
+    return sum(1 for x in lines[span[0] : span[1]] if _CHECK_LINE.match(x))
 
 
 _TEST_LINE = re.compile(r"^\s*(?:if|elif|assert|while)\b")

@@ -222,22 +222,7 @@ def _received(
 
 def _own_context(indexed: IndexedSite) -> SiteContext:
     """The context the site holds already (a site linking adds nothing to)."""
-    return SiteContext(
-        site=indexed.site,
-        callers=indexed.callers,
-        caller_links=indexed.caller_links,
-        flow_links=indexed.flow_links,
-        class_hook=indexed.class_hook,
-        calls=indexed.calls,
-        gates=indexed.gates,
-        knobs=indexed.knobs,
-        selections=indexed.selections,
-        tests=indexed.tests,
-        public=indexed.public,
-        overrides=indexed.overrides,
-        kin=indexed.kin,
-        requests=indexed.requests,
-    )
+    return SiteContext(**{name: getattr(indexed, name) for name in SiteContext.__struct_fields__})
 
 
 def _added_or_failed(context: _Context, indexed: IndexedSite) -> IndexedSite | forked.Failed:
