@@ -3,17 +3,13 @@
 
 from __future__ import annotations
 
-import ast
 import re
 import textwrap
-import warnings
-from random import Random
 
 import pytest
 from extract_samples import blanked_facts
 
 from errdex.extract import extract_file, init_attrs
-from errdex.extract.shapes import copied_chain
 from errdex.facts import ClassFact
 
 # the constructor raises nothing: the skeleton blanks it, and the facts come from its text
@@ -133,51 +129,6 @@ def test_a_local_root_is_looked_for_in_the_lines_that_name_it_only(
     assert searched and all("parallel" in line for line in searched)
     bound_again = source.replace("for item in", "for parallel in").replace("(item)", "(parallel)")
     assert layer_of(bound_again).attr_chains == {}
-
-
-def _parsed_chain(text: str) -> str:
-    """What `init_attrs._copied` gave by parsing: the chain, or "" for none."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # `a.b 1`: an invalid decimal literal
-            value = ast.parse(text, mode="eval").body
-    except SyntaxError:
-        return ""
-    return copied_chain(value) or ""
-
-
-def test_a_value_starting_with_a_chain_is_told_as_its_parse_tells_it() -> None:
-    # A plain chain is the chain; one followed by a call, a subscript, an operator or a
-    # comma is none, whatever follows; anything else is left to the parse (None).
-    told = {
-        "cache_config.cache_dtype": "cache_config.cache_dtype",
-        "config.get_text_config()": "",
-        "self.num_heads * self.head_dim": "",
-        "config.extra['k']": "",
-        "self.head_dim**-0.5": "",
-        "None.x": None,  # a keyword's chain: the parse tells
-        "self.a or 16": None,
-        "cfg.x if cfg is not None else 'auto'": None,
-        "cfg.x  # the size": None,
-        "(cfg.x)": None,
-        "cfg.ﬁle": None,  # a name the parser normalizes
-    }
-    for text, expected in told.items():
-        assert init_attrs._chain_told(text) == expected, text
-        if expected is not None:
-            assert _parsed_chain(text) == expected, text
-    pieces = [
-        "a", "cfg", "None", "not", "lambda", "match", "if", "or", "else", ".", " . ", "(",
-        ")", "[", "]", "0", "'x'", "*", "**", "-", "+", ",", ":", ";", "=", "==", "!=", "<",
-        "~", " ", "#c", "\n", "é", "@", "&", "|", "^", "%", ":=", "\\", "is", "{}", '"',
-    ]  # fmt: skip
-    random = Random(41)
-    for _ in range(20_000):
-        start = random.choice(["a.b", "cfg.x.y", "self.a", "None.x", "match.case", "not.x"])
-        text = (start + "".join(random.choices(pieces, k=random.randint(0, 6)))).strip()
-        found = init_attrs._chain_told(text)
-        if found is not None:
-            assert found == _parsed_chain(text), text
 
 
 def test_a_root_many_chains_share_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 import bisect
 import functools
-import keyword
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -63,10 +62,6 @@ _MAX_VALUE_LINES = 6  # lines one copied value may span
 _COPY = lazy_compile(r"self\.(?P<attr>\w+)[ \t]*(?::[^=\n]*)?=(?!=)[ \t]*(?=[(\w])")
 # what a copied value starts with: a name and a dot, maybe inside brackets
 _CHAIN_START = lazy_compile(r"[\s(]*[A-Za-z_]\w*[ \t]*\.[ \t]*[A-Za-z_]")
-# a chain of ASCII names, taken whole (`_chain_told`); what after it makes it one operand
-# of something other than `or` or `if`: a call, a subscript, an operator, a comma
-_PLAIN_CHAIN = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)++")
-_CHAIN_ENDED = lazy_compile(r"[ \t]*[(\[*/+\-%@&|^<>=!,:;~]")
 
 
 class KeptAttributes(NamedTuple):
@@ -245,33 +240,12 @@ def _copied(body: list[str], depths: list[int], index: int, start: int) -> tuple
         text += body[follow]
     if _CHAIN_START.match(text) is None:
         return None  # a call, a literal, arithmetic on a name: parsed for nothing
-    value_text = text.strip()
-    told = _chain_told(value_text)
-    if told is not None:
-        return (match["attr"], told) if told else None
     try:
-        value = ast.parse(value_text, mode="eval").body
+        value = ast.parse(text.strip(), mode="eval").body
     except SyntaxError:
         return None
     chain = copied_chain(value)
     return (match["attr"], chain) if chain is not None else None
-
-
-def _chain_told(text: str) -> str | None:
-    """What `copied_chain` of the parsed `text` (a value, stripped) is, told from the text
-    where its start decides, without parsing it (two values in three, each an
-    `ast.parse`): the chain itself for a plain chain of ASCII names, none a keyword
-    (`cache_config.cache_dtype`); "" (no chain) for a chain followed by a call, a
-    subscript, an operator or a comma (`config.get_text_config()`, `self.a * self.b`),
-    whose first operand is no plain chain whatever follows, or a syntax error. None when
-    only the parse can tell (a leading bracket, `or`, `if`, a comment, a line's end)."""
-    found = _PLAIN_CHAIN.match(text)
-    if found is None or "\x00" in text:
-        return None
-    if found.end() == len(text):
-        parts = text.split(".")
-        return text if not any(map(keyword.iskeyword, parts)) else None
-    return "" if _CHAIN_ENDED.match(text, found.end()) else None
 
 
 def _held_root(
