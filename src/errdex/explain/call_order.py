@@ -837,9 +837,8 @@ def _switch_of(method: ast.FunctionDef | ast.AsyncFunctionDef, attr: str) -> str
             isinstance(node, ast.If)
             and isinstance(node.test, ast.Name)
             and node.test.id in params
-            and any(
-                True for _ in own_assignments(ast.Module(body=node.body, type_ignores=[]), attr)
-            )
+            and next(own_assignments(ast.Module(body=node.body, type_ignores=[]), attr), None)
+            is not None
         ):
             return node.test.id
     return None

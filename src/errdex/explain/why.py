@@ -608,10 +608,15 @@ def _docstring(
 _CHECK_LINE = re.compile(r"^\s*(?:raise|assert)\b")
 
 
+def _site_span(facts: Facts) -> tuple[int, int] | None:
+    """The lines of the site's function (`function_span`'s)."""
+    site = facts.stored.site
+    return function_span(facts.source_text, site.function.rpartition(".")[2], site.line)
+
+
 def _checks_in(facts: Facts, lines: Sequence[str]) -> int:
     """The `raise` and `assert` statements of the site's function, by its lines."""
-    site = facts.stored.site
-    span = function_span(facts.source_text, site.function.rpartition(".")[2], site.line)
+    span = _site_span(facts)
     if span is None:
         return 0
     return sum(1 for x in lines[span[0] : span[1]] if _CHECK_LINE.match(x))
@@ -624,7 +629,7 @@ def _others_tested(facts: Facts, lines: Sequence[str]) -> set[str]:
     """The word parts the site function's other conditions test: each `if`, `elif`,
     `assert` or `while` of it but the check's own, to the line that ends it."""
     site = facts.stored.site
-    span = function_span(facts.source_text, site.function.rpartition(".")[2], site.line)
+    span = _site_span(facts)
     if span is None:
         return set()
     own = {c.line for c in own_conditions(facts)} | set(range(site.line, site.end_line + 1))
@@ -636,7 +641,8 @@ def _others_tested(facts: Facts, lines: Sequence[str]) -> set[str]:
             continue
         first, text = at, [lines[at]]
         # an `if` to its colon (an `assert`: its first line)
-        while lines[first].lstrip()[:6] != "assert" and at - first < 8 and at + 1 < span[1]:
+        read_on = not lines[first].lstrip().startswith("assert")
+        while read_on and at - first < 8 and at + 1 < span[1]:
             if lines[at].rstrip().endswith(":"):
                 break
             at += 1
