@@ -90,6 +90,7 @@ from errdex.explain.literal_members import with_members
 from errdex.explain.loaded_plugin import loaded_solutions
 from errdex.explain.log_record import log_record_solution
 from errdex.explain.made_by import made_by_solution
+from errdex.explain.made_instead import made_instead_solution
 from errdex.explain.maker_setting import maker_setting_solution
 from errdex.explain.missing_data import missing_data_solution
 from errdex.explain.mode_switch import hiding_switch
@@ -452,6 +453,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     hatch = hatch or made_by_solution(facts)  # the class that makes the one checked
     if hatch is not None:
         found.add(hatch, 0)
+    instead = made_instead_solution(facts)  # the data's form the parse makes the class of
+    if instead is not None and not any(i.solution.kind == "input" for i in found.items):
+        found.add(instead, 0)
     maker = maker_setting_solution(facts)  # the switch of the one object that makes it
     if maker is not None:  # not the argument a user never gives: the maker gives it
         found.items = [
