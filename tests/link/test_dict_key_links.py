@@ -270,6 +270,74 @@ def test_a_key_of_a_dict_every_caller_gives_from_a_json_flag_is_that_key() -> No
     assert not any(k.json_key for k in sites["unsupported mode"].knobs)
 
 
+COPIED = {
+    "eng/args.py": DICT_ARGS,
+    "eng/conn.py": """
+        class Base:
+            def __init__(self, vllm_config):
+                if vllm_config.transfer_config is not None:
+                    self._transfer_config = vllm_config.transfer_config
+                else:
+                    raise ValueError("a transfer config is needed")
+                if vllm_config.load_config is not None:
+                    self._other = vllm_config.transfer_config
+
+
+        class Offload(Base):
+            def __init__(self, vllm_config):
+                super().__init__(vllm_config)
+                extra_config = self._transfer_config.extra_config or {}
+                backend = str(extra_config.get("backend", "cpu"))
+                if backend not in ("cpu", "disk"):
+                    raise ValueError("unknown offload backend")
+                other = self._other.extra_config.get("size")
+                if other is not None and other < 0:
+                    raise ValueError("a negative size")
+
+
+        class Renamed(Base):
+            def __init__(self, vllm_config, spec):
+                super().__init__(vllm_config)
+                self._transfer_config = spec
+
+            def check(self):
+                mode = self._transfer_config.extra_config.get("mode")
+                if mode is not None and mode != "fast":
+                    raise ValueError("an unsupported mode")
+
+
+        class Own:
+            def __init__(self, vllm_config):
+                self.cfg = vllm_config.transfer_config
+
+            def check(self):
+                layout = self.cfg.extra_config.get("layout", "flat")
+                if layout not in ("flat", "nested"):
+                    raise ValueError("an unsupported layout")
+        """,
+}
+
+
+def test_a_key_of_a_dict_on_an_object_a_constructor_copied_onto_self_is_that_key() -> None:
+    """`self._transfer_config.extra_config.get("backend")`, where a base's constructor set
+    `self._transfer_config = vllm_config.transfer_config` under a test of that chain (or
+    the class's own copied it at its top): the key in the flag's JSON; not where the
+    guard tests something else, nor where the class nearer the method assigns it itself."""
+    sites = link(COPIED)
+    for message, name, key in (
+        ("unknown offload backend", "backend", "backend"),
+        ("an unsupported layout", "layout", "layout"),
+    ):
+        knobs = [k for k in sites[message].knobs if k.behind == name]
+        assert [(k.name, k.json_key, k.dict_key) for k in knobs] == [
+            ("--transfer-config", "extra_config", key)
+        ], sites[message].knobs
+        assert "is `vllm_config.transfer_config` (set in" in knobs[0].via
+    for message, name in (("a negative size", "other"), ("an unsupported mode", "mode")):
+        knobs = sites[message].knobs
+        assert not any(k.json_key for k in knobs if k.behind == name), knobs
+
+
 def link_all(files: dict[str, str]) -> list[IndexedSite]:
     facts = [extract_file(path, textwrap.dedent(text).encode()) for path, text in files.items()]
     return link_version("demo", facts)

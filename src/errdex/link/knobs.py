@@ -32,6 +32,7 @@ from errdex.facts import (
     KnobKind,
     PropertyFact,
 )
+from errdex.link.copied_roots import CopiedRoots
 from errdex.link.dict_keys import DictRead, dict_alias, dict_read
 from errdex.link.environment_knobs import EnvironmentIndex, direct_reads
 from errdex.link.expression_texts import (
@@ -105,6 +106,7 @@ class KnobIndex:
         self._finished_found: dict[tuple[KnobLink, str | None], KnobLink] = {}
         # `assigned_size`'s answers, by (module, class, attribute)
         self._sizes: dict[tuple[str, str, str], tuple[KnobLink, ...]] = {}
+        self._copied_roots = CopiedRoots(names, self._sets)
 
     def _matchable(self) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         """The last names some source can match a dotted name by, whose root the file does
@@ -863,8 +865,18 @@ class KnobIndex:
         The dict is followed through the function's locals that hold it as it is; not
         `named`: the read is a caller's argument, no local of the function asking."""
         held = _held_dict(read.receiver, local or {})
+        # `self._cfg.extra` where a constructor copied `vllm_config.transfer_config` onto
+        # `self._cfg`: the chain read as the class that copies it reads it
+        copied = self._copied_roots.of(held, facts, class_name)
+        where, owner = facts, class_name
+        if copied is not None:
+            held, where, owner = copied.dotted, copied.facts, copied.class_name
         out: list[KnobLink] = []
-        for knob in self._resolve(held, facts, class_name, {}, depth + 1):
+        for knob in self._resolve(held, where, owner, {}, depth + 1):
+            if copied is not None:
+                knob = msgspec.structs.replace(
+                    knob, via=f"{copied.via}; {knob.via}" if knob.via else copied.via
+                )
             keyed = giving(knob, held) if knob.kind == KnobKind.FLAG else None
             if keyed is None or keyed.dict_key is not None:
                 continue
