@@ -440,3 +440,32 @@ def test_a_constructor_is_walked_for_held_dicts_only_when_a_kept_value_reads_a_k
     )
     assert keyed.init_values == {"fallback": "load_config.extra_config.pop('fallback', True)"}
     assert walked == ["__init__"]
+
+
+def test_a_key_of_a_dict_a_local_holds_through_another_local_is_the_whole_chain() -> None:
+    """`extra = transfer_config.extra_config`, `transfer_config` a local bound above to
+    `vllm_config.transfer_config`: a kept key of `extra` is one of the whole chain; not
+    where the first local is bound twice."""
+    read = reading(
+        """
+        class Scheduler:
+            def __init__(self, vllm_config, spec):
+                transfer_config = vllm_config.transfer_config
+                assert transfer_config is not None
+                extra = transfer_config.extra_config
+                self.max_objects = extra.get("max_objects", 64)
+                other = spec.extra_config
+                if spec.reset:
+                    other = {}
+                sized = other.extra
+                self.size = sized.get("size", 1)
+
+            def check(self):
+                if self.max_objects <= 0 or self.size <= 0:
+                    raise ValueError("not positive")
+        """,
+        '"not positive"',
+    )
+    assert read.init_values == {
+        "max_objects": "vllm_config.transfer_config.extra_config.get('max_objects', 64)"
+    }

@@ -689,9 +689,10 @@ class _HeldDicts(Mapping[str, str]):
 
 def _held_dicts(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
     """The locals a constructor binds once, at its top, to a dict an attribute chain holds
-    (`held_dict`) → that chain, where the chain's root is `self` or a parameter the
-    constructor never rebinds and nothing assigns a key of the local; under "" the roots a
-    kept key may start at (the parameters and `self`, as one string joined by spaces)."""
+    (`held_dict`) → that chain, where the chain's root is `self`, a parameter the
+    constructor never rebinds, or a local bound so above it (written as its chain), and
+    nothing assigns a key of the local; under "" the roots a kept key may start at (the
+    parameters and `self`, as one string joined by spaces)."""
     args = init.args
     params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
     stored: dict[str, int] = {}
@@ -716,6 +717,11 @@ def _held_dicts(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
             continue
         name = stmt.targets[0].id
         chain = held_dict(stmt.value)
+        first, dot, rest = chain.partition(".") if chain is not None else ("", "", "")
+        if first in out and first:
+            # a local bound above to another chain (`transfer_config = vllm_config.
+            # kv_transfer_config`; `extra = transfer_config.kv_connector_extra_config`)
+            chain = out[first] + dot + rest
         if (
             chain is not None
             and stored.get(name) == 1
