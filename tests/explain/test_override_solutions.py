@@ -224,3 +224,80 @@ def test_classes_in_a_folder_of_dialects_are_named_by_the_dialect(dbs: Store) ->
         "Writing a dialect of your own, define `visit_regexp_replace` in its subclass of "
         "`SQLCompiler`."
     )
+
+
+CHOSEN = {
+    "chosen/__init__.py": "",
+    "chosen/engine/__init__.py": "",
+    "chosen/engine/interfaces.py": """
+        class Dialect:
+            def get_view_names(self, connection):
+                raise NotImplementedError()
+
+            def do_ping(self, connection):
+                raise NotImplementedError()
+
+            def get_columns(self, connection):
+                raise NotImplementedError()
+        """,
+    "chosen/engine/default.py": """
+        from chosen.engine.interfaces import Dialect
+
+
+        class DefaultDialect(Dialect):
+            def do_ping(self, connection):
+                return True
+        """,
+    "chosen/dialects/__init__.py": "",
+    "chosen/dialects/postgresql/__init__.py": "",
+    "chosen/dialects/postgresql/base.py": """
+        from chosen.engine.default import DefaultDialect
+
+
+        class PGDialect(DefaultDialect):
+            def get_view_names(self, connection):
+                return []
+
+            def do_ping(self, connection):
+                return True
+        """,
+    "chosen/dialects/sqlite/__init__.py": "",
+    "chosen/dialects/sqlite/base.py": """
+        from chosen.engine.default import DefaultDialect
+
+
+        class SQLiteDialect(DefaultDialect):
+            pass
+        """,
+    "chosen/backends/__init__.py": "",
+    "chosen/backends/fast.py": """
+        from chosen.engine.interfaces import Dialect
+
+
+        class FastDialect(Dialect):
+            def get_columns(self, connection):
+                return []
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def chosen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("chosen"), "chosen", CHOSEN)
+
+
+def test_a_bare_default_only_chosen_classes_define_names_the_choice(chosen: Store) -> None:
+    def solutions(function: str) -> list[str]:
+        sites = [s for s in chosen.list_sites("chosen") if s.site.function == function]
+        return [s.text for s in build_page(chosen, sites[0].id).solutions]
+
+    # before: a bare `raise NotImplementedError` offered nothing
+    assert solutions("Dialect.get_view_names") == [
+        "Use the `postgresql` dialect: its `Dialect` subclass defines `get_view_names`, the "
+        "base class raises this for every dialect without it. Writing a dialect of your own, "
+        "define `get_view_names` in its subclass of `Dialect`."
+    ]
+    # `DefaultDialect`, outside the folder of choices, defines it for every dialect
+    assert solutions("Dialect.do_ping") == []
+    # a module of a folder of choices (`backends/fast.py`) is no name a user writes
+    assert solutions("Dialect.get_columns") == []

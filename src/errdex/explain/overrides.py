@@ -98,12 +98,16 @@ def override_solution(facts: Facts) -> str | None:
             f"base class leaves it to its subclasses and raises here; the package's own "
             f"{subclasses} {each} it."
         )
-    if stored.site.message is None or found.method.startswith("_"):
-        # a bare `raise NotImplementedError` some of the package's own classes reach is an
-        # internal path it does not support; a message of its own ("... dialect does not
-        # support ...") on a public method says what a user asked for that this class lacks
-        return None
+    if found.method.startswith("_"):
+        return None  # an internal path the package does not support
     chosen = _choices(found.by)
+    if stored.site.message is None and (chosen is None or not _all_chosen(found)):
+        # A bare `raise NotImplementedError` some of the package's own classes reach is an
+        # internal path it does not support, unless what defines the method is only what a
+        # user picks by name (the `oracle` and `postgresql` dialects alone define
+        # `get_materialized_view_names`): then the choice is what lacks it, as a message of
+        # its own ("... dialect does not support ...") would say.
+        return None
     if chosen is not None:
         kind, names = chosen
         choices = listed([code(n) for n in names], "or")
@@ -192,6 +196,26 @@ def _choices(qualnames: tuple[str, ...]) -> tuple[str, list[str]] | None:
         return None
     kind, names = next(iter(found.items()))
     return kind, sorted(set(names))
+
+
+def _all_chosen(found: Overrides) -> bool:
+    """Whether every class that defines the method is named (none left out of `by`) and is
+    a class of a subpackage of a folder of choices (`dialects/postgresql/base.py`): a class
+    elsewhere that defines it (a default base every dialect inherits) would make the choice
+    no way out, and a module of such a folder (`backends/flash_attn.py`) is no name a user
+    writes."""
+    return found.count == len(found.by) and all(_chosen_package(q) for q in found.by)
+
+
+def _chosen_package(qualname: str) -> bool:
+    """Whether the class's module lies in a subpackage of a folder of choices."""
+    parts = qualname.split(".")[:-1]
+    return any(
+        part in _CHOICE_FOLDERS
+        and index + 1 < len(parts) - 1
+        and not parts[index + 1].startswith("_")
+        for index, part in enumerate(parts)
+    )
 
 
 def _named(qualname: str, home: str) -> str:
