@@ -65,6 +65,16 @@ BOX = {
                 raise UnsupportedOperation("write")
 
 
+        class _ProxyList:
+            def __hash__(self):
+                raise TypeError(f"{type(self).__name__} objects are unhashable")
+
+
+        class _ProxySet:
+            def __hash__(self):
+                raise TypeError("set objects are unhashable")
+
+
         class Opener:
             def open(self, path):
                 reader = _Reader()
@@ -117,3 +127,15 @@ def test_a_private_class_is_named_by_the_public_call_that_returns_it(box: Store)
     )
     # only a private function returns `_Hidden`: the object the user holds has no name
     assert page_in_function(box, "box", "_Hidden.write").solutions == []
+
+
+def test_a_private_class_the_message_names_is_named_by_its_class(box: Store) -> None:
+    # no public call returns `_ProxyList`, but the message the user sees names its class
+    page = page_in_function(box, "box", "_ProxyList.__hash__")
+    assert page.solutions[0].text == (
+        "Do not use a `_ProxyList` (the class the message names) as a dict key or a set "
+        "member (`hash(obj)`): the class does not support it, as its message says: "
+        "“CLASS_NAME objects are unhashable”"
+    )
+    # a message that names no class of its own leaves the object unnamed
+    assert page_in_function(box, "box", "_ProxySet.__hash__").solutions == []

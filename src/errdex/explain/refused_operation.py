@@ -36,7 +36,7 @@ from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.state_gated import MAX_DOTS as _MAX_DOTS
 from errdex.explain.state_gated import users_class
-from errdex.facts import SiteKind
+from errdex.facts import ErrorSite, Placeholder, SiteKind
 
 __all__ = ["refused_operation_solution"]
 
@@ -58,6 +58,8 @@ _OPERATIONS = {
 _REFUSALS = frozenset({"TypeError", "AttributeError", "UnsupportedOperation"})
 _MAX_MAKERS = 3  # the public calls named that return a private class
 _ABSTRACT = frozenset({"ABC", "ABCMeta", "Protocol"})
+# a placeholder that is the name of the object's own class
+_OWN_CLASS_NAME = frozenset({"type(self).__name__", "self.__class__.__name__"})
 
 
 def refused_operation_solution(facts: Facts) -> Solution | None:
@@ -70,7 +72,11 @@ def refused_operation_solution(facts: Facts) -> Solution | None:
         return None  # a plain function, a nested class, a private method
     held = users_class(facts) or (method in _OPERATIONS and library_export(facts))
     makers = [] if held else _returned_by(facts, owner)
-    if not held and not makers:
+    # A dunder's message that names the object's own class (`f"{type(self).__name__}
+    # objects are unhashable"`) tells the user which object they did it to, though the
+    # package hands the class out by no public name (a collection a proxy attribute returns).
+    self_named = not held and not makers and method in _OPERATIONS and _names_own_class(site)
+    if not held and not makers and not self_named:
         return None
     function = facts.site_function()
     own = facts.own_class()
@@ -86,6 +92,8 @@ def refused_operation_solution(facts: Facts) -> Solution | None:
     name = f"a {code(owner)}"
     if makers:  # a private class: named by the public calls that return it
         name = "the object " + " or ".join(code(m) for m in makers) + " returns"
+    elif self_named:
+        name = f"a {code(owner)} (the class the message names)"
     if method in _OPERATIONS:
         verb, syntax = _OPERATIONS[method]
         if method == "__hash__":
@@ -94,7 +102,7 @@ def refused_operation_solution(facts: Facts) -> Solution | None:
             done = f"Do not {verb} {name} (`{syntax}`)"
     else:
         done = f"Do not call {code(method)} on {name}"
-    holder = "that object" if makers else "the class"
+    holder = "that object" if makers else "the class"  # its class, when the message names it
     message = site.message.text.strip() if site.message is not None else ""
     if len(message.split()) > 1:
         reason = f": {holder} does not support it, as its message says: “{message}”"
@@ -103,6 +111,12 @@ def refused_operation_solution(facts: Facts) -> Solution | None:
         kind = exception.name if exception is not None else site.exception
         reason = f": {holder} does not support it (it always raises {code(kind or '')})"
     return Solution(text=done + reason, kind="input")
+
+
+def _names_own_class(site: ErrorSite) -> bool:
+    """Whether the message names the class of the object it is raised for."""
+    parts = site.message.parts if site.message is not None else ()
+    return any(isinstance(p, Placeholder) and p.expr in _OWN_CLASS_NAME for p in parts)
 
 
 def _returned_by(facts: Facts, owner: str) -> list[str]:
