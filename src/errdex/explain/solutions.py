@@ -45,6 +45,7 @@ from errdex.explain.class_attributes import attribute_solution
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.class_hooks import annotation_solution, names_hook_argument
 from errdex.explain.class_settings import class_setting_solutions
+from errdex.explain.config_table import config_table_solution
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.dead_ends import dead_end, repeats_check
 from errdex.explain.declared_config import config_solution
@@ -444,6 +445,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     clash = clash or inferred_type_solution(facts)
     clash = clash or record_keyword_solution(facts)  # a field of the record the user built
     clash = clash or declared_rule_solution(facts)  # the message's rule on a declaration
+    clash = clash or config_table_solution(facts)  # a key of the user's TOML config file
     if clash is not None:
         found.add(clash, 0)  # the message names the user's own name: before a helper's input
     replaced = override_solution(facts)
