@@ -217,3 +217,15 @@ def test_the_supported_values_listed_after_a_colon_are_to_be_used() -> None:
         )
         == []
     )
+
+
+def test_the_possible_values_listed_are_to_be_used_but_not_a_possible_cause() -> None:
+    # SQLAlchemy's Enum lookup: "'{elem}' is not among the defined enum values. Enum name:
+    # {self.name}. Possible values: {...}"
+    (advice,) = message_advice(
+        "'{elem}' is not among the defined enum values. Enum name: {self.name}. "
+        "Possible values: {langhelpers.repr_tuple_names(self.enums)}"
+    )
+    assert advice.solution.startswith("Use one of the values it lists, as the message says")
+    # a guess at the cause is nothing to choose from
+    assert stated_limit("Possible cause: the key function reads a mutable property") is None

@@ -38,10 +38,12 @@ INFINITIVE = {
 }
 
 # "Valid strategies for session synchronization are 'auto', 'evaluate', 'fetch', False",
-# "Supported methods are eagle, eagle3, and dflash", "Supported types: {', '.join(s)}": what
-# the value may be, listed.
+# "Supported methods are eagle, eagle3, and dflash", "Supported types: {', '.join(s)}",
+# "Possible values: {...}" (not "Possible cause: ...", a guess): what the value may be, listed.
 _VALID_ARE = re.compile(
-    r"^(?:the\s+)?(?:valid|supported|allowed|accepted)\s+(?P<what>[\w`'\" {}.!\-]{2,80}?)"
+    r"^(?:the\s+)?(?:valid|supported|allowed|accepted"
+    r"|possible(?=\s+(?:values|choices|options|keys|names)\b))"
+    r"\s+(?P<what>[\w`'\" {}.!\-]{2,80}?)"
     r"(?:\s+are\s*:?|\s*:)\s+(?P<values>\S.*?)\s*\.?$",
     re.I,
 )
