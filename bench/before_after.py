@@ -315,7 +315,8 @@ def main() -> None:
                     f" ({laps})",
                     flush=True,
                 )
-        _print_index_comparison(args.rev, args.index, index)
+        if args.rounds > 0:  # `--rounds 0 --instructions N`: the instructions alone
+            _print_index_comparison(args.rev, args.index, index)
         if not args.lookup:
             return
         for name, tree in trees.items():
