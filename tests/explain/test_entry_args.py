@@ -11,7 +11,51 @@ from explain_samples import indexed_package, page_with_message
 from errdex.store import Store
 
 FILES = {
-    "shop/__init__.py": "from shop._orders import Order, Basket, Refund, Cart, Tray, Crate\n",
+    "shop/__init__.py": (
+        "from shop._orders import Order, Basket, Refund, Cart, Tray, Crate\n"
+        "from shop._tls import make_context, make_trimmed\n"
+    ),
+    "shop/_tls.py": """
+        import os
+
+
+        def make_context(verify=True, cert=None):
+            made = TLSContext(verify=verify)
+            if cert is not None:
+                raise ValueError("client certificates are not supported")
+            return made.context
+
+
+        def make_trimmed(bundle, cert=None):
+            made = TrimmedBundle(bundle=bundle.strip())
+            if cert is not None:
+                raise ValueError("client certificates are not trimmed")
+            return made.context
+
+
+        class TLSContext:
+            def __init__(self, *, verify=True):
+                self.verify = verify
+                self.context = self.load()
+
+            def load(self):
+                if isinstance(self.verify, bool):
+                    return None
+                if not os.path.exists(self.verify):
+                    raise OSError("no CA bundle at the path given")
+                return self.verify
+
+
+        class TrimmedBundle:
+            def __init__(self, *, bundle):
+                self.bundle = bundle
+                self.context = self.load()
+
+            def load(self):
+                if not os.path.exists(self.bundle):
+                    raise OSError("no trimmed bundle at the path given")
+                return self.bundle
+        """,
     "shop/_checks.py": """
         MAX_ITEMS = 100
 
@@ -170,3 +214,20 @@ def test_an_attribute_the_constructor_kept_is_the_keyword_of_the_class(shop: Sto
     # the value the user gave
     page = page_with_message(shop, "shop", "weight above the shop's")
     assert not any("of `shop.Crate`" in s.text for s in page.solutions)
+
+
+def test_an_attribute_of_a_class_no_user_makes_is_the_keyword_of_the_call_that_makes_it(
+    shop: Store,
+) -> None:
+    # `make_context(verify)` makes `TLSContext(verify=verify)`, whose constructor keeps
+    # `self.verify` and runs the check: the user's call is `make_context`, not `TLSContext`
+    page = page_with_message(shop, "shop", "no CA bundle")
+    texts = [s.text for s in page.solutions]
+    assert texts[0] == (
+        "Pass the argument `verify` of `shop.make_context` (it reaches `TLSContext`) as a path "
+        "that exists."
+    )
+    assert not any("of `TLSContext` as" in t for t in texts)
+    # the maker hands on a value of its own (`bundle.strip()`): the class's keyword stays
+    page = page_with_message(shop, "shop", "no trimmed bundle")
+    assert not any("shop.make_trimmed" in s.text for s in page.solutions)

@@ -20,7 +20,7 @@ from errdex.explain.class_hooks import class_hook
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.deprecation import replacement_names
 from errdex.explain.descriptor_access import descriptor_access_solution
-from errdex.explain.entry_args import entry_arguments, stated_entries
+from errdex.explain.entry_args import constructor_entries, entry_arguments, stated_entries
 from errdex.explain.entry_solution import entry_input_solution
 from errdex.explain.env_reads import with_walrus_locals
 from errdex.explain.example_fix import example_fix
@@ -181,7 +181,10 @@ def _build_page(
         or descriptor_access_solution(facts)
         or attribute_kinds_solution(store, chosen, facts)
     )
-    facts.entry_args = entry_arguments(store, chosen, facts)
+    facts.entry_args = {
+        **entry_arguments(store, chosen, facts),
+        **constructor_entries(store, chosen, facts),
+    }
     facts.value_picked = value_picked(store, chosen, facts)
     facts.stand_ins = standing_in(store, chosen)
     facts.stated_entries = stated_entries(store, chosen, facts)

@@ -218,8 +218,9 @@ class Facts:
     # member's class runs and takes its values, each with the values it takes where it
     # takes only some (`explain/stand_ins.py`; needs the store)
     stand_ins: dict[str, dict[str, tuple[Taken, ...]]] | None = None
-    # an argument of a function no public path reaches → (the public call, its argument)
-    # that hands it on as it is (`explain/entry_args.py`; needs the store)
+    # an argument of a function no public path reaches, or a `self.x` the constructor of a
+    # class no user makes kept from its argument (keyed "self.x") → (the public call, its
+    # argument) that hands it on as it is (`explain/entry_args.py`; needs the store)
     entry_args: dict[str, Entry] = field(default_factory=dict)
     # an argument the raise's own test reads → (the public call, its argument) that hands it
     # on as it is, for a message stating what a value must be (`explain/entry_args.py`;

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 
+from errdex.explain.call_binding import positional_index
 from errdex.explain.context import Entry, Facts
 from errdex.explain.entry_input import (
     CHECKS,
@@ -28,6 +30,7 @@ from errdex.explain.entry_input import (
     state_of,
 )
 from errdex.explain.inputs import public_name
+from errdex.explain.item_fields import own_init
 from errdex.explain.kept_keyword import kept_keyword
 from errdex.explain.page import Caller
 from errdex.explain.stated_requirement import asked_parameter, requirements
@@ -38,6 +41,7 @@ from errdex.store.base import Store, StoredSite
 _MAX_CALLERS = 6  # callers of one function read, past which no entry point is sure
 _MAX_DOTS = 2  # dots in an entry point's path: `pydantic.v1.BaseModel`, `httpx.URL`
 _MAX_ENDS = 3  # public calls named for one argument: past these it is no one call's
+_SELF_ATTRIBUTE = re.compile(r"\bself\.([A-Za-z_]\w*)")
 
 
 def entry_arguments(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, Entry]:
@@ -60,6 +64,42 @@ def entry_arguments(store: Store, chosen: StoredSite, facts: Facts) -> dict[str,
         entry = sole_entry(store, chosen, facts.callers, params, param, parsed)
         if entry is not None:
             found[param] = entry
+    return found
+
+
+def constructor_entries(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, Entry]:
+    """Each `self.x` the path's checks read that the constructor of the site's class kept
+    from its own argument → (the public call, its argument) that hands that argument on as
+    it is (`sole_entry`'s walk, from the constructor up), for a class the package does not
+    export: no user makes it, a public call does (`create_ssl_context(verify=...)` makes
+    `SSLConfig(verify=verify)`, whose method checks `self.verify`), so "the argument
+    `verify` of `SSLConfig`" names a call no user writes. Only where the constructor is
+    itself a caller on the way to the site (it runs the check while it makes the object):
+    the linker then recorded who makes the object, above it."""
+    site = chosen.site
+    owner, _, method = site.function.rpartition(".")
+    if site.kind not in (SiteKind.RAISE, SiteKind.ASSERT) or not owner or "." in owner:
+        return {}
+    if method == "__init__" or not facts.read.init_params:
+        return {}  # (a check in the constructor reads its own arguments: `entry_arguments`)
+    if any(c.kind == ConditionKind.EXCEPT for c in facts.conditions):
+        return {}  # what failed is the `try`'s call, which no condition here says
+    if not public_name(owner) or short_export(chosen, owner) is not None:
+        return {}  # a class the package exports is the user's own call
+    makers = {c.depth for c in facts.callers if c.function == f"{owner}.__init__"}
+    cls = facts.own_class()
+    init = own_init(cls) if cls is not None else None
+    if len(makers) != 1 or init is None:
+        return {}
+    read = set().union(*(_SELF_ATTRIBUTE.findall(c.text) for c in facts.held if c.kind in CHECKS))
+    found = {}
+    parsed: dict[tuple[str, str, int], ast.FunctionDef | None] = {}
+    for attribute in sorted(read & facts.read.init_params.keys()):
+        param = facts.read.init_params[attribute]
+        start = (f"{chosen.module}.{owner}.__init__", param, positional_index(init, param))
+        entry = _walk_up(store, chosen, facts.callers, start, min(makers) + 1, parsed)
+        if entry is not None:
+            found[f"self.{attribute}"] = entry
     return found
 
 
@@ -114,12 +154,26 @@ def sole_entry(
     likely), or each a method of one class (`Connection.execute`, `Connection.scalar`), and
     all take the value as the same argument (`auth` of `httpx.Client` and of
     `httpx.AsyncClient`): the argument is then the user's whichever they called."""
+    start = (f"{chosen.module}.{chosen.site.function}", param, params.index(param))
+    return _walk_up(store, chosen, callers, start, 1, parsed)
+
+
+def _walk_up(
+    store: Store,
+    chosen: StoredSite,
+    callers: list[Caller],
+    start: tuple[str, str, int],
+    first: int,
+    parsed: dict[tuple[str, str, int], ast.FunctionDef | None],
+) -> Entry | None:
+    """`sole_entry`'s walk from `start` (the function called as the callers name it, its
+    parameter, the parameter's position), whose callers are at depth `first`."""
     caught = catching(chosen)
     ends: dict[str, str] = {}  # the entry point → its argument
     methods = False  # whether an end is a method's (a call on an object, not by its path)
     # (the function called as the callers name it, its parameter, the parameter's position)
-    level = [(f"{chosen.module}.{chosen.site.function}", param, params.index(param))]
-    for depth in range(1, MAX_DEPTH + 1):
+    level = [start]
+    for depth in range(first, MAX_DEPTH + 1):
         following = []
         for dotted, name, position in level:
             calling = [c for c in callers if c.depth == depth and c.calls == dotted]

@@ -324,6 +324,14 @@ def _input_instead(
         elif name.startswith("self.") and name[5:] in read.init_params and owner:
             param = arguments[name] = read.init_params[name[5:]]
             inputs[name] = f"the argument {code(param)} of {code(owner)}"
+            if name in facts.entry_args:
+                # a class no user makes: the public call that makes it hands the value on
+                entry = facts.entry_args[name]
+                arguments[name] = entry.argument
+                inputs[name] = (
+                    f"the argument {code(entry.argument)} of {entry.named()} "
+                    f"(it reaches {code(owner)})"
+                )
             passed[name] = (True, param)
             through[name[5:]] = param
         elif (
