@@ -37,6 +37,7 @@ from errdex.explain.path_tests import PATH_WORDS, SUPPLIED, absent_path, missing
 from errdex.explain.peer_setting import peer_text
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, KnobKind
+from errdex.link.expression_texts import parse_expression
 from errdex.linked_facts import (
     EMPTY_SECTION,
     NAMED_IN_MESSAGE,
@@ -89,6 +90,8 @@ class KnobAction:
     negative: bool = False
     # a sentence said after the action's reason (why not the other value of a pair)
     aside: str | None = None
+    # the settings it turns together (`a or b`: every part false), when more than one
+    joined: int = 1
 
     @property
     def vague(self) -> bool:
@@ -109,6 +112,9 @@ class Shape:
     value: object = None
     has_value: bool = False
 
+
+# The branches the raise sits in: their test holds there, as written.
+_BRANCHES = (ConditionKind.IF, ConditionKind.ELIF)
 
 # A truth test of `not x` is the other truth test of `x`.
 _TURNED = {"true": "false", "false": "true"}
@@ -155,7 +161,37 @@ def knob_action(
             action = _action(value, condition, knobs)
             if action is not None and not action.vague:
                 return action
-    return _action(node, condition, knobs)
+    action = _action(node, condition, knobs)
+    if (action is None or action.vague) and isinstance(node, ast.BoolOp):
+        return _every_part(node, condition, knobs) or action
+    return action
+
+
+def _every_part(node: ast.BoolOp, condition: ConditionView, knobs: list[Knob]) -> KnobAction | None:
+    """`a or b` in a branch the raise sits in (`if sleep_mode or cumem_allocator:`), each
+    part decided by a setting of its own: the condition is false only when every part is,
+    so the way out is every part's action together ("Do not pass `--a`, and do not pass
+    `--b`"). One part no setting decides exactly, or two parts of one setting (a value to
+    pick among the parts' wants, which the words of each do not say), and nothing is said.
+    Not for an early exit's negated test, whose parts another check may refuse, nor for a
+    local that holds an `or` (`external = self.external_lb or self.rank is not None`):
+    other guards of the path read the local too, and turning it off may meet them."""
+    if not isinstance(node.op, ast.Or) or condition.kind not in _BRANCHES or not condition.holds:
+        return None
+    written = parse_expression(condition.test)
+    if not (isinstance(written, ast.BoolOp) and isinstance(written.op, ast.Or)):
+        return None
+    actions = [_action(value, condition, knobs) for value in node.values]
+    exact = [a for a in actions if a is not None and not a.vague]
+    if len(exact) != len(actions) or len({a.knob for a in exact}) != len(exact):
+        return None
+    rest = [a.text[0].lower() + a.text[1:] for a in exact[1:]]
+    return KnobAction(
+        ", and ".join([exact[0].text, *rest]),
+        exact[0].knob,
+        drops=any(a.drops for a in exact),
+        joined=len(exact),
+    )
 
 
 def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> KnobAction | None:

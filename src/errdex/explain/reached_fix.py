@@ -173,8 +173,8 @@ def _holding(part: ConditionView, facts: Facts) -> list[_Held]:
     if not _may_read_setting(part, facts):
         return []
     action = first_action(part, facts)
-    if action is None:
-        return []
+    if action is None or action.joined > 1:
+        return []  # (a local that holds an `or`: as `_conjuncts` leaves one out)
     knob = _knob(action.knob, facts)
     if knob is None or knob.kind not in (KnobKind.FLAG, KnobKind.ENV):
         return []

@@ -904,11 +904,13 @@ def _machine_only(node: ast.expr) -> bool:
 
 def _tier(action: KnobAction, knobs: list[Knob]) -> int:
     """An action with the value to set comes before one that only names the setting; a
-    yes/no key of a flag's JSON turned off gives its feature up: after what the message
-    says of the keys (`advised_rank`), which keeps it. A setting only some callers' paths
+    yes/no key of a flag's JSON turned off gives its feature up, and several settings
+    turned together ask more than one: after what the message says of the keys
+    (`advised_rank`), which keeps them. A setting only some callers' paths
     give (`Knob.among_others`) comes after one every caller agrees on."""
     later = 1 if _among_others(action, knobs) is not None else 0
-    if action.key_turned_off:
+    if action.key_turned_off or action.joined > 1:
+        # (several settings turned at once: after any way that turns one)
         return 2 + later
     return (3 if action.vague else 0) + later
 
