@@ -64,6 +64,33 @@ CHECKS = {
                 raise NotImplementedError("left to executors")
 
 
+        class Response:
+            def set_encoding(self, value):
+                """Set the encoding of the text.
+
+                If the `text` attribute has been read, setting the encoding will throw
+                a ValueError.
+                """
+                if hasattr(self, "_text"):
+                    raise ValueError("encoding set after the text was read")
+                self._encoding = value
+
+
+        def resolve_bind(mapper, binds):
+            """Find the bind.
+
+            When a mapper is given and the binds are present, the bind is looked up first
+            on the mapper in use, then on the mapped class in use, then on any base class
+            present in the mro of the mapped class, from more specific superclasses to more
+            general ones, then on the tables the mapper maps, each in turn, in order. When
+            no bind can be found for the mapper in the binds given to the session, at last
+            a LookupError is raised to the caller.
+            """
+            if mapper not in binds:
+                raise LookupError("no bind for the mapper")
+            return binds[mapper]
+
+
         def is_cached(key, cache):
             """Check whether an item is in the cache."""
             if key is None:
@@ -117,3 +144,17 @@ def test_no_summary_whose_only_shared_word_another_check_tests(chk: Store) -> No
     # rank counts, not of which rank may hold the store (nor of a rank in range)
     assert quotes(chk, "only rank zero may hold") == []
     assert quotes(chk, "trainer rank out of range") == []
+
+
+def test_a_paragraph_that_names_the_exception_raised_states_a_failure(chk: Store) -> None:
+    # "will throw a ValueError" says when it fails, in no word a reason is told by
+    assert quotes(chk, "encoding set after the text") == [
+        (
+            "docstring of `Response.set_encoding`",
+            "If the `text` attribute has been read, setting the encoding will throw a ValueError.",
+        )
+    ]
+
+    # the quote cut to its length keeps the lookup order, not the sentence naming the
+    # exception: it states no failure
+    assert quotes(chk, "no bind for the mapper") == []

@@ -32,6 +32,7 @@ from errdex.explain.why_texts import (
     comment_before,
     docstring_units,
     has_placeholder,
+    header_comments,
     logged_beside,
     raised_names,
     run_spans,
@@ -308,14 +309,21 @@ def _comments(
     } - own
     lines = sorted({*guards, site.line})
     own_stems, own_names = _own_test(facts)
+    # the line of the check's own test: its `assert`, or the guard it is the body of
+    tested = max((n for n in own if n <= max(site.line, site.end_line)), default=None)
     # the tests of branches (not a `try` or loop the check sits in) between a guard and it
     branches = [c.line for c in facts.conditions if c.kind in _NESTING]
+    low = start + 1 if start is not None else 0  # the function's first line
     out: list[_Candidate] = []
     for line in lines:
         # a comment above another guard shares that guard's names by its place: only the
         # names it shares with the rest of the check count
         names_here = names if line in (site.line, nearest) else _without(names, facts, line)
         block, top = facts.read.comment_block(line, lines)
+        head = line  # the guard's header: the `if (` a test under an opening bracket is in
+        over = header_comments(text_lines, line, low) if not block and text_lines else None
+        if over is not None:
+            (block, top), head = over, line - 1
         text = _words(" ".join(block), names_here)
         if not text:
             continue
@@ -336,9 +344,26 @@ def _comments(
         # (so does one over the guard nearest it, when a further branch sits between them;
         # a name of another guard it writes, `audio_embeds`, is no word of the check's)
         outer = far or (line == nearest and any(line < g < site.line for g in branches))
-        label = label or (
-            outer and not of_check and not _stems(_prose_parts(text, own_names)) & own_stems
-        )
+        shares = bool(_stems(_prose_parts(text, own_names)) & own_stems)
+        label = label or (outer and not of_check and not shares)
+        if head != line:
+            # read above an `if (` (no index rule weighed these): over another check's
+            # guard, that check's, whatever it says of failing ("... so a misaligned caller
+            # fails loudly" over the strides' `if (`, not over a later test of the lengths);
+            # over a guard whose branch holds a test of its own (an `assert`), a label of the
+            # branch unless it shares with that test or the message a word the guard does
+            # not test ("w8a8 per-channel quantization" over the `assert topk_weights.dim()
+            # == 2` in it; "Indexer layers may rewrite their buffer, so always remap" over
+            # the `if` testing `self.topk_indices_buffer` that `assert self.topk_indices_
+            # buffer is not None` tests again)
+            other = other or (far and line in own_checks)
+            guard = _stems(_tested([c for c in facts.conditions if c.line == line])[0])
+            below = bool(_stems(_prose_parts(text, own_names)) & (own_stems - guard))
+            label = label or (line not in (site.line, tested) and not of_check and not below)
+            # an aside on one test of it ("Note: model_config may be None during testing"
+            # over a guard that tests more), or on a check not made ("We do NOT check here
+            # the regex on emptiness")
+            label = label or _aside(text, facts, tested)
         # right above the check, a comment over a run of statements that goes on past
         # the check may label that run
         if line == site.line and top < line:
@@ -346,7 +371,7 @@ def _comments(
         # above the guard nearest the check, when the check sits further down its body, a
         # comment that gives no reason labels the branch
         if line == nearest and line != site.line and not states_reason(text):
-            label = label or statements_between(text_lines, line, site.line)
+            label = label or statements_between(text_lines, head, site.line)
         at = "the check" if line == site.line else f"the guard at line {line}"
         where = f"comment {'on' if top == line else 'above'} {at}"
         # above the check, or the guard nearest it, a comment speaks of it by its place;
@@ -356,7 +381,6 @@ def _comments(
         out += _candidate(text, where, facts.stored.file, top, score, 0)
         out[-1].shown = out[-1].shown and not (label or other)
     # a comment a few statements above the check or a guard, over what leads to it
-    low = start + 1 if start is not None else 0
     # (over the check or the guard nearest it: over another guard, it is that guard's)
     for line in sorted(n for n in (site.line, nearest) if n is not None):
         found = comment_before(text_lines, line, set(lines), low) if text_lines else None
@@ -378,6 +402,22 @@ def _comments(
         out[-1].shown = out[-1].shown and not label
     out += _trailing(facts, text_lines, site.line, nearest, names)
     return out
+
+
+_MAY_BE_NONE = re.compile(r"\b(?:may|might|can|could)\s+be\s+None\b")
+_NOT_CHECKED = re.compile(r"\b(?:do|does|did)\s+not\s+(?:check|validate)\b", re.I)
+
+
+def _aside(text: str, facts: Facts, tested: int | None) -> bool:
+    """Whether a comment is an aside on the check's test rather than its reason: it says a
+    name may be None over a test that holds more than a None test, or it says what is not
+    checked."""
+    if _NOT_CHECKED.search(text):
+        return True
+    if not _MAY_BE_NONE.search(text):
+        return False
+    parts = [p for c in own_conditions(facts) if c.line == tested for p in _AND.split(c.text)]
+    return not all(_NONE_TEST.match(p.strip()) for p in parts)
 
 
 def _own_test(facts: Facts) -> tuple[set[str], set[str]]:
@@ -552,7 +592,7 @@ def _docstring(
     for index, unit in enumerate(units):
         if of is not None and unit.section not in RAISES_SECTIONS:
             continue
-        elsewhere = False
+        elsewhere = named = False
         # a paragraph is quoted by the sentence or two of it that speak of the check
         text = _focus(unit.text, names) if unit.name is None else unit.text
         score = _score(text, names)
@@ -577,6 +617,9 @@ def _docstring(
             )
         elif any(whole_word(text, n) for n in names.raised):
             score += 1.0  # a paragraph that says when the function raises this exception
+            # (a failure it states in whatever words, "... will throw a ValueError", when
+            # the quote, cut to its length, still names it)
+            named = any(whole_word(_cut(text) or "", n) for n in names.raised)
         elif _RAISES.match(text):
             score += 0.5  # one that says when it raises (an exception it no longer raises)
         elif "NotImplementedError" in names.raised and _TO_OVERRIDE.search(text):
@@ -600,7 +643,7 @@ def _docstring(
             out += _candidate(text, where, file, unit.line, _KEEP, 5)
             continue
         # what a thing is or does ("The input tensor to quantize") is no reason
-        out += _candidate(text, where, file, unit.line, score, 1, not raises)
+        out += _candidate(text, where, file, unit.line, score, 1, not (raises or named))
         out[-1].shown = out[-1].shown and not elsewhere  # it holds its rank
     return out
 

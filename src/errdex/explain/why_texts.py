@@ -316,6 +316,33 @@ def comment_before(
     return None
 
 
+# a statement's header that opens a bracket its test starts under (`if (`, `elif not (`,
+# `while (`): the condition's line is the test's, one below the header
+_OPEN_HEADER = re.compile(r"^\s*(?:if|elif|while)\b[^#]*[(\[]\s*(?:#.*)?$")
+
+
+def header_comments(lines: Sequence[str], line: int, low: int) -> tuple[list[str], int] | None:
+    """The comment block right above the header of the statement whose test starts on
+    `line` (1-based) under an opening bracket (`if (` on the line above), and the header's
+    own trailing comment, as `(comments, the block's first line)`: the comments the index
+    reads above a condition's line sit above its header instead ("# Reject empty string
+    grammar early to avoid engine-side crashes" over `if (`). Not above `low` (the
+    function's first line); None when the line above is no such header or no comment is
+    there."""
+    header = line - 1
+    if not low < header <= len(lines) or _OPEN_HEADER.match(lines[header - 1]) is None:
+        return None
+    top = header
+    while top - 1 > low and lines[top - 2].strip().startswith("#"):
+        top -= 1
+    block = [x.strip().lstrip("#").strip() for x in lines[top - 1 : header - 1]]
+    own = lines[header - 1]
+    if "#" in own:
+        block += [t for t, _ in trailing_comments([own], 1, first=True)]
+    block = [x for x in block if x]
+    return (block, top) if block else None
+
+
 def has_placeholder(text: str) -> bool:
     """Whether a logged text keeps a placeholder the program fills (`%s`, `{expr}`)."""
     return re.search(r"\{[^{}]*\}|%[-#0 +]*\d*(?:\.\d+)?[a-z]", text) is not None
