@@ -35,10 +35,33 @@ def test_expected_one_of_after_a_refused_value_names_what_takes_them() -> None:
         "Unsupported message role for the cohere renderer: {role!r}. Expected one of: system, user."
     )
     assert said.startswith("Use one of the values the message lists as the message role for")
+    # said as what the value must be, in a sentence or a clause of its own
+    (said,) = _solutions("Unknown quantization method: {q}. Must be one of {supported}.")
+    assert said.startswith("Use one of the values the message lists as the quantization method")
+    (said,) = _solutions("Unknown strategy {self.strategy}: should be one of {list(Strategy)}")
+    assert said.startswith("Use one of the values the message lists as the strategy,")
+    assert _solutions("D rank {r} is not paired with P rank {t}; must be one of {ranks}.") == []
     # without a value named by what it is: a shape, a rank the program pairs, its own values
     assert _solutions("max_score must have shape [H,K]; got {s}, expected one of {shapes}") == []
     assert _solutions("D rank {r} is not paired with P rank {t}; expected one of {ranks}.") == []
     assert _solutions("backend: {name}={dt} is unsupported; expected one of {codes}") == []
+
+
+def test_a_class_named_beside_a_builtin_type_is_a_type_the_value_may_have() -> None:
+    (said,) = _solutions("attn_backend must be a string or an AttentionBackendEnum.")
+    assert said.startswith("Make `attn_backend` a string or an AttentionBackendEnum, as the")
+    # a class alone, or a word in capitals, is no type of this rule
+    assert _solutions("attn_backend must be an AttentionBackendEnum.") == []
+    assert _solutions("attn_backend must be a string or an ENUM.") == []
+
+
+def test_a_base_the_users_class_lacks_is_the_base_to_give_it() -> None:
+    (said,) = _solutions("{cls} cannot be parametrized because it does not inherit from Generic")
+    assert said.startswith("Make your class {cls} inherit from Generic, as the message says")
+    (said,) = _solutions("`Model` cannot be subscripted because it does not subclass Base.")
+    assert said.startswith("Make `Model` subclass Base, as the message says")
+    # a reason that is no base: nothing to give
+    assert _solutions("{cls} cannot be parametrized because it does not define __init__") == []
 
 
 def test_one_of_two_places_only() -> None:
@@ -116,6 +139,17 @@ PKG = {
                 )
 
 
+        MODES = ("fast", "exact")
+
+
+        def run(mode, modes):
+            if mode not in MODES:
+                raise ValueError(f"Unsupported mode {mode!r}: should be one of {MODES}.")
+            if mode not in modes:
+                raise ValueError(f"Unknown run mode: {mode}. Must be one of {modes}.")
+            return mode
+
+
         def _fill(block):
             if block.startswith("_"):
                 raise ValueError("block names must not start with an underscore")
@@ -147,6 +181,18 @@ def test_the_one_use_a_thing_works_in_after_the_use_refused(pkg: Store) -> None:
     )
     # the same of a private class no user is handed: none
     assert not page_with_message(pkg, "pkg", "The slot can't").solutions
+
+
+def test_the_values_a_message_lists_give_way_to_those_the_check_lists(pkg: Store) -> None:
+    page = page_with_message(pkg, "pkg", "Unsupported mode")
+    texts = [s.text for s in page.solutions]
+    assert texts[0].startswith("Pass the argument `mode` of `run` as one of `'fast'`"), texts
+    assert not any(t.startswith("Use one of the values the message lists") for t in texts), texts
+    # where the check's own way out names the argument and its values, the list is not said
+    page = page_with_message(pkg, "pkg", "Unknown run mode")
+    texts = [s.text for s in page.solutions]
+    assert texts, page
+    assert not any(t.startswith("Use one of the values the message lists") for t in texts), texts
 
 
 def test_what_the_users_class_must_inherit_from(pkg: Store) -> None:

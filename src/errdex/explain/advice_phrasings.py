@@ -28,7 +28,9 @@ both" after "both a and b". "Please verify that the loaded LoRA module is correc
 user to make it hold: "Make sure that the loaded LoRA module is correct". A value said not to
 be given ("A column with an Identity object cannot specify autoincrement=False", "X cannot be
 set to True when ...") or named as why a thing is refused ("not available due to
-lazy='raise'") is to be left out (`stated_refusal`).
+lazy='raise'") is to be left out (`stated_refusal`). A base the user's class is refused for
+lacking ("{cls} cannot be parametrized because it does not inherit from typing.Generic") is
+the base to give it.
 """
 
 from __future__ import annotations
@@ -188,9 +190,13 @@ _MUST_BE_DONE = re.compile(
 )
 # "expected one of {sorted(ROLE_MESSAGE_TOKENS)}", "Expected one of: a, b.": the values the
 # thing the clause before names may take
+# ("Must be one of {supported}", "should be one of ...": the same, said as what it must be)
 _EXPECTED_ONE_OF = re.compile(
-    r"^(?:but\s+)?expected\s+(?:one|any)\s+of\s*:?\s*(?P<values>\S.*?)?\s*\.?$", re.I
+    r"^(?:but\s+)?(?:expected|(?:it\s+)?(?:must|should)\s+be)\s+(?:one|any)\s+of\s*:?\s*"
+    r"(?P<values>\S.*?)?\s*\.?$",
+    re.I,
 )
+MUST_BE_ONE_OF = re.compile(r"^(?:it\s+)?(?:must|should)\s+be\s+(?:one|any)\s+of\b", re.I)
 # ... and that clause, refusing a value it names by what it is: "unsupported Inkling message
 # role {role!r}", "Unknown kv_offload_backend {x!r}", "Invalid cohere_format={fmt!r}",
 # "Unrecognized cmd4 grounding value: {value!r}" (a value put in, or quoted)
@@ -229,6 +235,13 @@ _MUST_DERIVE = re.compile(
     r"\s+(?:must|should|needs\s+to|has\s+to)\s+(?P<verb>inherit\s+from|subclass|derive\s+from|"
     r"consist\s+(?:only\s+)?of)\s+(?P<rest>[^,;]{1,80}?)\s*\.?$",
     re.I,
+)
+# "{cls} cannot be parametrized because it does not inherit from typing.Generic": what the
+# user's class is refused for lacking, said as the base it lacks
+_LACKS_BASE = re.compile(
+    r"^(?P<subject>(?:\{[A-Za-z_][\w.]*\}|[`'\"]?[A-Z]\w*[`'\"]?))\s+(?:cannot|can't|can\s+not)\s+"
+    r"be\s+[a-z]+\s+because\s+it\s+(?:does\s+not|doesn't)\s+(?P<verb>inherit\s+from|subclass|"
+    r"derive\s+from)\s+(?P<rest>[^,;{}]{1,80}?)\s*\.?$",
 )
 # "... matches both quantization_config.ignore and quantization_config.targets ...; a layer
 # may not be referenced by both": the two places named before, and the thing that may be in
@@ -562,6 +575,14 @@ def form_rule(sentence: str) -> str | None:
         elif not subject.startswith(("the ", "your ", "`", "'", '"', "{")):
             subject = f"the {subject}"
         verb = " ".join(match["verb"].lower().split())
+        return f"Make {subject} {verb} {match['rest']}"
+    match = _LACKS_BASE.match(text)
+    if match is not None:
+        subject = match["subject"]
+        subject = (
+            f"your class {subject}" if subject.startswith("{") else code(subject.strip("`'\""))
+        )
+        verb = " ".join(match["verb"].split())
         return f"Make {subject} {verb} {match['rest']}"
     return value_rule(text)
 

@@ -18,6 +18,7 @@ from errdex.explain.advice_phrasings import (
     ARCH_REQUIRED,
     IN_PLACE,
     LISTED,
+    MUST_BE_ONE_OF,
     WORKS_INSTEAD,
     form_rule,
     given_flags,
@@ -130,6 +131,12 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
         used = used or WORKS_INSTEAD.match(advice.implied or "") is not None
         restated = advice.implied is not None and advice.implied == form_rule(advice.text)
         restated = restated and restates_check(advice.text)
+        # "Must be one of {supported}" after the refused value: the values the check itself
+        # lists, said exactly by a way out found from it where there is one
+        restated = restated or (
+            (advice.implied or "").startswith(LISTED)
+            and MUST_BE_ONE_OF.match(advice.text) is not None
+        )
         if used and not _addressed(advice.text, facts):
             knob = _named_setting(facts) if rule is not None and advice.implied == rule else None
             if knob is None:

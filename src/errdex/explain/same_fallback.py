@@ -12,6 +12,11 @@ right after the warning's call (or after the `if` whose branch it ends) is `retu
 and the branch a way out takes returns the same `VALUE` (as written), or a constant as true
 or false as the path's tests make `VALUE` (`return False` beside `return fits` under `if not
 fits:`), before it does anything but calls.
+
+One such guard is a way out all the same: the user's own setting, tested by itself
+(`if not envs.VLLM_ENABLE_HPC_OPS: return False`), where a check further on tests the machine.
+The user asked for what this machine cannot run; leaving the setting off is their step, and
+comes before changing the machine (`machine_refused_setting`).
 """
 
 from __future__ import annotations
@@ -19,15 +24,26 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+import msgspec
+
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
+from errdex.explain.environment import MACHINE_TESTED
+from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.refused_ways import KnownValues, if_in
 from errdex.extract.conditions import dotted_names
-from errdex.facts import ConditionKind, SiteKind
+from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.link.expression_texts import parse_expression
 
-__all__ = ["SameFallback", "fallback_sentence", "same_fallbacks", "takes_fallback"]
+__all__ = [
+    "SameFallback",
+    "fallback_sentence",
+    "left_off_here",
+    "machine_refused_setting",
+    "same_fallbacks",
+    "takes_fallback",
+]
 
 _BRANCHES = frozenset(
     {ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT}
@@ -56,6 +72,37 @@ def takes_fallback(condition: str | None, facts: Facts) -> bool:
     """Whether the way out of the held condition `condition` (its text, as a solution
     names it) only takes the warning's own fallback."""
     return condition is not None and any(f.condition == condition for f in same_fallbacks(facts))
+
+
+def machine_refused_setting(solution: Solution, kept: list[Solution], facts: Facts) -> bool:
+    """Whether `solution` leaves off the user's own setting that the guard tests itself
+    (`if not envs.VLLM_ENABLE_HPC_OPS: return False`), where the check past it tests the
+    machine (another way out says to run it on other hardware): the user asked for what this
+    machine cannot run, and leaving the setting off is the step that is theirs. It takes the
+    fallback the warning announces, but that is all the machine allows; changing the machine
+    comes after it."""
+    if solution.kind != "setting" or solution.knob is None or solution.condition is None:
+        return False
+    tested = solution.condition.strip()
+    own = any(
+        k.name == solution.knob
+        and k.kind in (KnobKind.ENV, KnobKind.FLAG)
+        and k.same_value
+        and k.behind is not None
+        and tested in (k.behind, f"not {k.behind}")
+        for k in facts.knobs
+    )
+    return own and any(MACHINE_TESTED in s.text for s in kept if s is not solution)
+
+
+def left_off_here(solution: Solution) -> Solution:
+    """The setting left off, said as what it is worth on this machine."""
+    text = (
+        f"{solution.text.rstrip('.')}: what it turns on cannot run on this machine (a check "
+        "further on tests the machine), and with it off the code takes the same fallback "
+        "this warning announces, without the warning."
+    )
+    return msgspec.structs.replace(solution, text=text)
 
 
 def _same(facts: Facts) -> list[SameFallback]:

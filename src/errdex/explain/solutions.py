@@ -129,11 +129,16 @@ from errdex.explain.refused_operation import refused_operation_solution
 from errdex.explain.refused_ways import branch_refuses, setting_trips_guard
 from errdex.explain.registered_name import registration_solution
 from errdex.explain.request_fields import request_solutions
+from errdex.explain.required_names import required_name_solutions
 from errdex.explain.reraise import reraise_gate
 from errdex.explain.returned_error import returned_error_solution
 from errdex.explain.returned_fields import returned_conjuncts
 from errdex.explain.same_error import leads_to_same_error
-from errdex.explain.same_fallback import takes_fallback
+from errdex.explain.same_fallback import (
+    left_off_here,
+    machine_refused_setting,
+    takes_fallback,
+)
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
 from errdex.explain.setting_argument import without_set_arguments
@@ -149,6 +154,7 @@ from errdex.explain.sync_sibling import counterpart_class_solution, sync_sibling
 from errdex.explain.tried_again import runs_tried_call
 from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.try_failure import no_way_out_of_try
+from errdex.explain.turned_off import turned_off_solution
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.unset_choice import settled_unset
@@ -502,15 +508,28 @@ def _solutions(facts: Facts) -> list[Solution]:
     named = {i.solution.knob for i in found.items if i.solution.knob}
     said = advised_solutions(facts, named, [i.solution.text for i in found.items])
     named_only = found.named_only()
+    spoken = [s for s, _ in said.solutions]
     for solution, rank in said.solutions:
         # before a setting named without its value, which often only turns the feature off
         found.add(solution, rank=min(rank, BEFORE_NAMED_ONLY) if named_only else rank)
-    advised = said.any
+    required_said = False
+    for name, solution in required_name_solutions(facts):
+        # the name the message says is required, where the user gives it; not one a way out
+        # found already names
+        if name in named or any(f"`{name}`" in i.solution.text for i in found.items):
+            continue
+        found.add(solution, rank=advised_rank(solution))
+        spoken.append(solution)
+        required_said = True
+    advised = said.any or required_said
+    turned = turned_off_solution(facts)
+    if turned is not None and all(i.solution.condition != turned.condition for i in found.items):
+        # the user's setting the code turns off on this machine: leaving it off is theirs
+        found.add(turned, rank=advised_rank(turned))
     if advised and handed is not None:
         # the message's own way past: leaving out a step of the user's chain (its `where()`)
         # would change what the statement does
         found.items = [i for i in found.items if i.solution is not handed]
-    spoken = [s for s, _ in said.solutions]
     # what the message says the user's argument or subclass must be: its advice as well
     # (a type or a range the advice restates gives way to it: `said.restated`)
     # the stated form quotes the whole message: where its subject is the parameter itself,
@@ -619,6 +638,11 @@ def _solutions(facts: Facts) -> list[Solution]:
     # a way out of a warning that only takes the fallback it announces: said there
     # (a setting the message itself names stays: its own word on how to quiet it)
     fallen = [s for s in kept if takes_fallback(s.condition, facts)]
+    # (the user's own setting that asks for what this machine cannot run stays: leaving it
+    # off, before changing the machine)
+    off_here = [s for s in fallen if machine_refused_setting(s, kept, facts)]
+    fallen = [s for s in fallen if all(s is not o for o in off_here)]
+    kept = [left_off_here(s) if any(s is o for o in off_here) else s for s in kept]
     named = set().union(*advised_settings(facts)) if fallen else set()
     facts.fallen = [s for s in fallen if s.knob not in named]
     kept = [s for s in kept if all(s is not f for f in facts.fallen)]

@@ -35,11 +35,14 @@ _TYPE = (
     r"(?:string|str|integer|int|float|number|bool|boolean|list|tuple|dict|dictionary|mapping|"
     r"sequence|callable|bytes)"
 )
+# A class named as another type the value may be, after a builtin one ("a string or an
+# AttentionBackendEnum"): a name in CamelCase (two capitals at least)
+_CLASS = r"(?-i:[A-Z][a-z0-9]+[A-Z]\w*)"
 # "drivername must be a string", "enable_2x_fp8 must be bool or None", "Character must be a
 # string of length 1": the type the value must have
 _MUST_BE_TYPE = re.compile(
     rf"^{_SUBJECT}\s+(?:must|should|has\s+to|needs\s+to)\s+be\s+"
-    rf"(?P<type>(?:an?\s+)?{_TYPE}(?:(?:\s*,\s*|\s+)(?:or\s+)?(?:an?\s+)?(?:{_TYPE}|None)\b)*)"
+    rf"(?P<type>(?:an?\s+)?{_TYPE}(?:(?:\s*,\s*|\s+)(?:or\s+)?(?:an?\s+)?(?:{_TYPE}|None|{_CLASS})\b)*)"
     rf"(?P<rest>\s+of\s+length\s+\d+)?{_GOT}\s*\.?$",
     re.I,
 )

@@ -1,0 +1,106 @@
+"""A warning about the user's own setting on a machine that cannot run it, after which the code
+turns that setting off itself: leave it off.
+
+vllm's `PassConfig.__post_init__` reads
+
+    if self.fuse_act_padding and not current_platform.is_rocm():
+        logger.warning_once("Padding fusion enabled but the current platform is not ROCm. ...")
+        self.fuse_act_padding = False
+
+The check is the user's setting and the machine; the code turns the setting off right after
+the warning. "Run it on ROCm" changes the machine; the step that is the user's is to leave
+the setting off, which is what the code does here anyway. Read statically in the site's
+function: the `if` whose body holds the warning tests `self.X` (as true) and, beside it, only
+platform tests (`machine_words`); a later statement of that body assigns `self.X` False or
+None.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.explain.context import Facts
+from errdex.explain.environment import machine_words
+from errdex.explain.page import Solution
+from errdex.extract.conditions import negate
+from errdex.facts import SiteKind
+
+_WARNINGS = frozenset({SiteKind.LOG, SiteKind.WARN})
+
+
+def turned_off_solution(facts: Facts) -> Solution | None:
+    """Leave the setting off, where the warning's `if` is the setting and the machine and the
+    code turns the setting off after it (see the module's docstring); None elsewhere."""
+    site = facts.stored.site
+    if site.kind not in _WARNINGS or "." not in site.function:
+        return None
+    function = facts.site_function()
+    if function is None:
+        return None
+    guard = _guard_of(function, site.line)
+    if guard is None:
+        return None
+    parts = guard.test.values if isinstance(guard.test, ast.BoolOp) else [guard.test]
+    if not isinstance(guard.test, ast.BoolOp) or not isinstance(guard.test.op, ast.And):
+        return None
+    names = [_own_attribute(p) for p in parts]
+    setting = [n for n in names if n is not None]
+    machine = [p for p, n in zip(parts, names, strict=True) if n is None]
+    if len(setting) != 1 or not machine:
+        return None
+    if any(machine_words(negate(p)) is None for p in machine):
+        return None
+    name = setting[0]
+    off = _turned_off_at(guard, name, site.line)
+    if off is None:
+        return None
+    owner = site.function.split(".")[-2]
+    return Solution(
+        text=(
+            f"Do not turn on `{name}` of `{owner}` on this machine (leave it False): the check at "
+            f"line {guard.lineno} tests it together with the machine, and the code turns it off "
+            f"itself right after this warning (line {off}), so what it turns on does not run "
+            "here either way."
+        ),
+        kind="input",
+        condition=f"self.{name}",
+    )
+
+
+def _guard_of(function: ast.FunctionDef, line: int) -> ast.If | None:
+    """The innermost `if` whose own body holds the statement at `line`."""
+    found = None
+    for node in ast.walk(function):
+        holds = isinstance(node, ast.If) and any(
+            s.lineno <= line <= (s.end_lineno or s.lineno) for s in node.body
+        )
+        if holds and isinstance(node, ast.If) and (found is None or node.lineno > found.lineno):
+            found = node
+    return found
+
+
+def _own_attribute(node: ast.expr) -> str | None:
+    """`X` of a test that is `self.X` alone."""
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    ):
+        return node.attr
+    return None
+
+
+def _turned_off(statement: ast.stmt, name: str) -> bool:
+    return (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and _own_attribute(statement.targets[0]) == name
+        and isinstance(statement.value, ast.Constant)
+        and statement.value.value in (False, None)
+    )
+
+
+def _turned_off_at(guard: ast.If, name: str, line: int) -> int | None:
+    """The line of the body's statement after the warning that turns `self.<name>` off."""
+    after = [s for s in guard.body if s.lineno > line]
+    return next((s.lineno for s in after if _turned_off(s, name)), None)
