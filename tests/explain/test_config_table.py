@@ -83,8 +83,8 @@ def test_a_type_checked_key_of_a_toml_table_names_the_table_and_type(plugin: Sto
     page = page_at(plugin, "PluginConfig.__init__", "Configuration value")
     assert page.solutions[0].text == (
         "In the `[tool.my-plugin]` table of the TOML config file (`options.config_file`), "
-        "give the key the message names a boolean (`true` or `false`), or leave it out (its "
-        "default, `False`, is one): the check at line 20 tests `setting`, the value the "
+        "set the key the message names to a boolean (`true` or `false`), or leave it out "
+        "(its default, `False`, is one): the check at line 20 tests `setting`, the value the "
         "program reads of that key (line 19)."
     )
     # the same name read from an INI parser below is no key of the TOML table
@@ -95,8 +95,8 @@ def test_a_type_checked_key_of_a_toml_table_names_the_table_and_type(plugin: Sto
 def test_a_literal_key_is_named_and_a_hidden_one_is_not(plugin: Store) -> None:
     page = page_in_function(plugin, "plugin", "read_level")
     assert page.solutions[0].text.startswith(
-        "In the `[tool.my-plugin]` table of the TOML file `pyproject.toml`, give the key "
-        "`level` an integer: "
+        "In the `[tool.my-plugin]` table of the TOML file `pyproject.toml`, set the key "
+        "`level` to an integer: "
     )
     # the key is a variable the message does not show: the user cannot tell which
     hidden = page_in_function(plugin, "plugin", "read_hidden")

@@ -13,7 +13,7 @@ A tool reads its settings from a table of a TOML file (`[tool.pydantic-mypy]` of
 
 No argument or flag of the user's decides `setting`: the line of their config file does.
 The page says which table and what type: "In the `[tool.pydantic-mypy]` table of the TOML
-file `options.config_file` names, give the key the message names a boolean (`true` or
+file `options.config_file` names, set the key the message names to a boolean (`true` or
 `false`)". Only where the whole route is in the site's function: the test is an `isinstance`
 of a local read by one key (`.get(key, ...)` or `[key]`) from a local that is a chain of
 literal keys (`.get('tool', {})`, `['tool']`) of what a TOML parse returned (a call whose
@@ -30,7 +30,9 @@ from errdex.ast_walk import walk_scope
 from errdex.explain.context import Facts
 from errdex.explain.page import Solution
 from errdex.explain.plain import code, listed
+from errdex.extract.shapes import isinstance_test
 from errdex.facts import ErrorSite, Placeholder, SiteKind
+from errdex.link.expression_texts import parse_expression
 
 __all__ = ["config_table_solution"]
 
@@ -75,7 +77,7 @@ def config_table_solution(facts: Facts) -> Solution | None:
         value = listed([w for w in wanted if w is not None], "or")
         return Solution(
             text=(
-                f"In the `[{table}]` table of {parsed}, give {named} {value}"
+                f"In the `[{table}]` table of {parsed}, set {named} to {value}"
                 f"{_default_passes(read.value, types)}: the check at line {condition.line} "
                 f"tests {code(name)}, the value the program reads of that key (line "
                 f"{read.lineno})."
@@ -113,24 +115,19 @@ def _before(assigned: list[ast.Assign], name: str, line: int) -> ast.Assign | No
 def _refused_type(test: str, holds: bool) -> tuple[str, list[str]] | None:
     """(`setting`, [`bool`]) for a test `isinstance(setting, bool)` false on the raise's
     path (`not isinstance(...)` true)."""
-    try:
-        node = ast.parse(test.strip(), mode="eval").body
-    except SyntaxError:
-        return None
+    node = parse_expression(test.strip())
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         node, holds = node.operand, not holds
-    if holds or not (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "isinstance"
-        and len(node.args) == 2
-        and isinstance(node.args[0], ast.Name)
-    ):
+    tested = isinstance_test(node) if node is not None and not holds else None
+    if tested is None:
         return None
-    kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+    value, kind = tested
+    if not isinstance(value, ast.Name):
+        return None
+    kinds = kind.elts if isinstance(kind, ast.Tuple) else [kind]
     if not all(isinstance(k, ast.Name) for k in kinds):
         return None
-    return node.args[0].id, [k.id for k in kinds if isinstance(k, ast.Name)]
+    return value.id, [k.id for k in kinds if isinstance(k, ast.Name)]
 
 
 def _table_key(assigned: list[ast.Assign], read: ast.Assign) -> tuple[str, ast.expr, str] | None:
