@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 from explain_samples import indexed_package, page_in_function
 
+from errdex.explain.made_instead import _shared_thing
 from errdex.store import Store
 
 FILES = {
@@ -18,12 +19,12 @@ FILES = {
         from collections import UserDict
 
 
-        class RawItems:
+        class ImageItems:
             def __init__(self, data):
                 self.data = data
 
 
-        class VectorItems:
+        class ImageVectorItems:
             def __init__(self, data):
                 self.data = data
 
@@ -37,8 +38,8 @@ FILES = {
                 if data is None:
                     return None
                 if self.is_vectors(data):
-                    return VectorItems(data)
-                return RawItems(data)
+                    return ImageVectorItems(data)
+                return ImageItems(data)
 
 
         class Plain:
@@ -63,22 +64,22 @@ FILES = {
                 return items
         """,
     "media/model.py": """
-        from media.parse import Cached, RawItems, VectorItems
+        from media.parse import Cached, ImageItems, ImageVectorItems
 
 
         class Processor:
             def _raw_only(self, mm_items):
                 items = mm_items.data["image"]
-                if not isinstance(items, RawItems):
+                if not isinstance(items, ImageItems):
                     raise TypeError("this model takes raw images")
                 return items
 
             def _branch(self, mm_items):
                 items = mm_items.data["image"]
-                if isinstance(items, VectorItems):
+                if isinstance(items, ImageVectorItems):
                     return items.data
                 else:
-                    assert isinstance(items, RawItems)
+                    assert isinstance(items, ImageItems)
                     return items.data
 
             def _cached_only(self, holder):
@@ -88,7 +89,7 @@ FILES = {
 
             def _either(self, mm_items):
                 items = mm_items.data["image"]
-                if not isinstance(items, (RawItems, VectorItems)):
+                if not isinstance(items, (ImageItems, ImageVectorItems)):
                     raise TypeError("this model takes raw images or vectors")
                 return items
         """,
@@ -102,16 +103,22 @@ def media(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 
 def _instead(store: Store, function: str) -> list[str]:
     page = page_in_function(store, "media", function)
-    return [s.text for s in page.solutions if s.text.startswith("Give the data in a form")]
+    return [s.text for s in page.solutions if "this check takes" in s.text]
 
 
 def test_a_class_the_parse_makes_asks_for_the_data_it_makes_it_of(media: Store) -> None:
+    # the user's words first (the word both classes share, the predicate's name), then why
     assert _instead(media, "Processor._raw_only") == [
-        "Give the data in a form `Parser.parse_image` (media/parse.py:25) makes a `RawItems` "
-        "of (data that is not vectors): this check takes only `RawItems`, and of data for "
-        "which `self.is_vectors(data)` holds that function makes a `VectorItems` instead "
-        "(lines 23-24)."
+        "Give the image itself, not image vectors: this check takes only `ImageItems`; "
+        "`Parser.parse_image` (media/parse.py:25) makes an `ImageItems` of the data, but an "
+        "`ImageVectorItems` of data for which `self.is_vectors(data)` holds (lines 23-24)."
     ]
+
+
+def test_classes_that_share_no_word_name_the_data() -> None:
+    assert _shared_thing("ImageItems", "ImageVectorItems") == "image"
+    assert _shared_thing("RawItems", "VectorItems") is None
+    assert _shared_thing("Image", "ImageVector") is None  # the whole of one: no thing named
 
 
 def test_a_check_that_takes_every_class_the_parse_makes_gets_none(media: Store) -> None:
@@ -120,7 +127,7 @@ def test_a_check_that_takes_every_class_the_parse_makes_gets_none(media: Store) 
 
 
 def test_a_path_that_took_the_other_class_before_gets_none(media: Store) -> None:
-    # the `else` of `isinstance(items, VectorItems)` takes both classes the parse makes
+    # the `else` of `isinstance(items, ImageVectorItems)` takes both classes the parse makes
     assert _instead(media, "Processor._branch") == []
 
 

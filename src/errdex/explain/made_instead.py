@@ -27,14 +27,15 @@ from errdex.explain.context import Facts, kept_module
 from errdex.explain.imported_class import module_paths
 from errdex.explain.outline import importing_or_defining
 from errdex.explain.page import ConditionView, Solution
+from errdex.extract.conditions import dotted_name
 from errdex.extract.module import module_name
+from errdex.link.expression_texts import negated_call, parse_expression
 
 __all__ = ["made_instead_solution"]
 
-# `not isinstance(x, Name)` or `not isinstance(x, (A, B))`, as the held condition reads
-_NOT_INSTANCE = re.compile(r"^not isinstance\((?P<value>[\w.]+), (?P<types>\(?[\w., ]+\)?)\)$")
 _CLASS_NAME = re.compile(r"^[A-Z]\w*$")
 _PREDICATE = re.compile(r"^is_(?P<words>[a-z][a-z0-9_]*)$")
+_CAMEL_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z][a-z0-9]*")
 
 
 @dataclass(frozen=True)
@@ -52,9 +53,9 @@ class _Maker:
 
 
 def made_instead_solution(facts: Facts) -> Solution | None:
-    """ "Give the data in the form `F` makes a `C` of (...)", for a held `not isinstance`
-    check whose class a function of the package makes, returning a class the check does not
-    take on an earlier branch."""
+    """ "Give the image itself, not image embeddings: ... `F` makes a `C` of the data", for a
+    held `not isinstance` check whose class a function of the package makes, returning a
+    class the check does not take on an earlier branch."""
     if facts.file_text is None:
         return None
     # every class the path lets through for a value: `if isinstance(x, A): ... else: assert
@@ -62,14 +63,14 @@ def made_instead_solution(facts: Facts) -> Solution | None:
     taken: dict[str, list[str]] = {}
     tests: list[tuple[str, ConditionView]] = []
     for condition in facts.held:
-        found = _NOT_INSTANCE.match(condition.text)
-        if found is None:
+        tested = _refused_classes(condition.text)
+        if tested is None:
             continue
-        names = [t.strip() for t in found.group("types").strip("()").split(",") if t.strip()]
-        if not names or not all(_CLASS_NAME.match(t) for t in names):
+        value, names = tested
+        if not all(_CLASS_NAME.match(t) for t in names):
             return None  # a class the text does not name: what the path takes is not known
-        taken.setdefault(found.group("value"), []).extend(names)
-        tests.append((found.group("value"), condition))
+        taken.setdefault(value, []).extend(names)
+        tests.append((value, condition))
     for value, condition in tests:
         solution = _solution_for(facts, condition, list(dict.fromkeys(taken[value])))
         if solution is not None:
@@ -82,21 +83,58 @@ def _solution_for(facts: Facts, condition: ConditionView, taken: list[str]) -> S
     if len({(m.function, m.file) for m in makers}) != 1:
         return None  # no maker, or several: which one made the value is not known
     maker = makers[0]
+    # the user's words for what they give, not the parse's: "the image itself, not image
+    # embeddings", of the word the two classes share (`ImageProcessorItems`,
+    # `ImageEmbeddingItems`) and the predicate's name (`is_embeddings`); the function and
+    # classes follow after the colon as the evidence
+    thing = _shared_thing(maker.wanted, maker.other)
     predicate = _predicate_words(maker.test)
-    form = f" (data that is not {predicate})" if predicate else ""
+    if predicate is not None:
+        way = f"Give the {thing or 'data'} itself, not {f'{thing} ' if thing else ''}{predicate}"
+    else:
+        way = f"Give the {thing or 'data'} in another form"
     only = "only " if len(taken) == 1 else ""
     accepted = " or ".join(f"`{name}`" for name in taken)
     return Solution(
         text=(
-            f"Give the data in a form `{maker.function}` ({maker.file}:{maker.made_line}) "
-            f"makes {_article(maker.wanted)} `{maker.wanted}` of{form}: this check takes "
-            f"{only}{accepted}, and of data for which `{maker.test}` holds that function makes "
-            f"{_article(maker.other)} `{maker.other}` instead (lines "
-            f"{maker.test_line}-{maker.other_line})."
+            f"{way}: this check takes {only}{accepted}; `{maker.function}` "
+            f"({maker.file}:{maker.made_line}) makes {_article(maker.wanted)} `{maker.wanted}` "
+            f"of the data, but {_article(maker.other)} `{maker.other}` of data for which "
+            f"`{maker.test}` holds (lines {maker.test_line}-{maker.other_line})."
         ),
         condition=condition.text,
         kind="input",
     )
+
+
+def _shared_thing(wanted: str, other: str) -> str | None:
+    """ "image" of `ImageProcessorItems` and `ImageEmbeddingItems`: the leading words the two
+    classes share, which name the thing both are made of; None when they share none or one
+    is all of the other's words."""
+    first, second = _CAMEL_WORD.findall(wanted), _CAMEL_WORD.findall(other)
+    shared: list[str] = []
+    for one, two in zip(first, second, strict=False):
+        if one != two:
+            break
+        shared.append(one)
+    if not shared or len(shared) in (len(first), len(second)):
+        return None
+    return " ".join(shared).lower()
+
+
+def _refused_classes(text: str) -> tuple[str, list[str]] | None:
+    """(`items`, [`A`, `B`]) of `not isinstance(items, (A, B))`, a value and classes that are
+    names or chains of names; None for any other text."""
+    call = negated_call(text, "isinstance")
+    if call is None or len(call.args) != 2:
+        return None
+    value, kinds = call.args
+    classes = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+    names = [dotted_name(k) for k in classes]
+    held = dotted_name(value)
+    if held is None or not names or None in names:
+        return None
+    return held, [n for n in names if n is not None]
 
 
 def _article(name: str) -> str:
@@ -106,10 +144,7 @@ def _article(name: str) -> str:
 def _predicate_words(test: str) -> str | None:
     """`self.is_embeddings(data)` → "embeddings": what the data is when the test holds,
     from a predicate's own name, when the test is that one call."""
-    try:
-        node = ast.parse(test, mode="eval").body
-    except SyntaxError:
-        return None
+    node = parse_expression(test)
     if not isinstance(node, ast.Call):
         return None
     func = node.func
