@@ -306,9 +306,7 @@ def comment_before(
         if stripped.startswith("#"):
             if code_lines == 0:
                 return None  # right above the line: the index's comment of it
-            top = at
-            while top - 1 > low and lines[top - 2].strip().startswith("#"):
-                top -= 1
+            top = _block_top(lines, at, low)
             words = " ".join(x.strip().lstrip("#").strip() for x in lines[top - 1 : at])
             return (" ".join(words.split()), top) if words.strip() else None
         code_lines += 1
@@ -332,15 +330,22 @@ def header_comments(lines: Sequence[str], line: int, low: int) -> tuple[list[str
     header = line - 1
     if not low < header <= len(lines) or _OPEN_HEADER.match(lines[header - 1]) is None:
         return None
-    top = header
-    while top - 1 > low and lines[top - 2].strip().startswith("#"):
-        top -= 1
+    top = _block_top(lines, header, low)
     block = [x.strip().lstrip("#").strip() for x in lines[top - 1 : header - 1]]
     own = lines[header - 1]
     if "#" in own:
         block += [t for t, _ in trailing_comments([own], 1, first=True)]
     block = [x for x in block if x]
     return (block, top) if block else None
+
+
+def _block_top(lines: Sequence[str], at: int, low: int) -> int:
+    """The highest line of the unbroken run of `#` lines just above `at` (1-based), not
+    above `low`; `at` itself when the line above it is no comment."""
+    top = at
+    while top - 1 > low and lines[top - 2].strip().startswith("#"):
+        top -= 1
+    return top
 
 
 def has_placeholder(text: str) -> bool:
