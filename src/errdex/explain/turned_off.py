@@ -23,6 +23,7 @@ from errdex.explain.context import Facts
 from errdex.explain.environment import machine_words
 from errdex.explain.page import Solution
 from errdex.extract.conditions import negate
+from errdex.extract.shapes import self_attribute
 from errdex.facts import SiteKind
 
 _WARNINGS = frozenset({SiteKind.LOG, SiteKind.WARN})
@@ -40,10 +41,10 @@ def turned_off_solution(facts: Facts) -> Solution | None:
     guard = _guard_of(function, site.line)
     if guard is None:
         return None
-    parts = guard.test.values if isinstance(guard.test, ast.BoolOp) else [guard.test]
     if not isinstance(guard.test, ast.BoolOp) or not isinstance(guard.test.op, ast.And):
         return None
-    names = [_own_attribute(p) for p in parts]
+    parts = guard.test.values
+    names = [self_attribute(p) for p in parts]
     setting = [n for n in names if n is not None]
     machine = [p for p, n in zip(parts, names, strict=True) if n is None]
     if len(setting) != 1 or not machine:
@@ -79,22 +80,11 @@ def _guard_of(function: ast.FunctionDef, line: int) -> ast.If | None:
     return found
 
 
-def _own_attribute(node: ast.expr) -> str | None:
-    """`X` of a test that is `self.X` alone."""
-    if (
-        isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == "self"
-    ):
-        return node.attr
-    return None
-
-
 def _turned_off(statement: ast.stmt, name: str) -> bool:
     return (
         isinstance(statement, ast.Assign)
         and len(statement.targets) == 1
-        and _own_attribute(statement.targets[0]) == name
+        and self_attribute(statement.targets[0]) == name
         and isinstance(statement.value, ast.Constant)
         and statement.value.value in (False, None)
     )
