@@ -219,8 +219,8 @@ def test_classes_in_a_folder_of_dialects_are_named_by_the_dialect(dbs: Store) ->
     (solution,) = build_page(dbs, site.id).solutions
     # the user picks the database, not its compiler; `StrSQLCompiler` is no choice
     assert solution.text == (
-        "Use the `mysql` or `postgresql` dialect: its `SQLCompiler` subclass defines "
-        "`visit_regexp_replace`, the base class raises this for every dialect without it. "
+        "Use the `mysql` or `postgresql` dialect: each defines `visit_regexp_replace` in its "
+        "`SQLCompiler` subclass, and the base class raises this for every dialect without it. "
         "Writing a dialect of your own, define `visit_regexp_replace` in its subclass of "
         "`SQLCompiler`."
     )
@@ -293,9 +293,9 @@ def test_a_bare_default_only_chosen_classes_define_names_the_choice(chosen: Stor
 
     # before: a bare `raise NotImplementedError` offered nothing
     assert solutions("Dialect.get_view_names") == [
-        "Use the `postgresql` dialect: its `Dialect` subclass defines `get_view_names`, the "
-        "base class raises this for every dialect without it. Writing a dialect of your own, "
-        "define `get_view_names` in its subclass of `Dialect`."
+        "Use the `postgresql` dialect: it defines `get_view_names` in its `Dialect` subclass, "
+        "and the base class raises this for every dialect without it. Writing a dialect of "
+        "your own, define `get_view_names` in its subclass of `Dialect`."
     ]
     # `DefaultDialect`, outside the folder of choices, defines it for every dialect
     assert solutions("Dialect.do_ping") == []

@@ -112,10 +112,12 @@ def override_solution(facts: Facts) -> str | None:
         kind, names = chosen
         choices = listed([code(n) for n in names], "or")
         among = " (among others)" if found.count > len(found.by) else ""
+        # "each", not "its", where several are named: each choice has a subclass of its own
+        each = "it defines" if len(names) == 1 else "each defines"
         return (
-            f"Use the {choices} {kind}{among}: its {code(base)} subclass defines {method}, "
-            f"the base class raises this for every {kind} without it. Writing a {kind} of "
-            f"your own, define {method} in its subclass of {code(base)}."
+            f"Use the {choices} {kind}{among}: {each} {method} in its {code(base)} subclass, "
+            f"and the base class raises this for every {kind} without it. Writing a {kind} "
+            f"of your own, define {method} in its subclass of {code(base)}."
         )
     return (
         f"Use a subclass of {code(base)} that defines {method}: {subclasses} (the base class "
