@@ -24,6 +24,7 @@ from errdex.explain.name_scan import reads_name, whole_word
 from errdex.explain.page import BindingView, ConditionView, Knob, Solution, WhyQuote
 from errdex.explain.plain import code
 from errdex.explain.solutions import solutions
+from errdex.explain.why_fields import field_docs, self_reads
 from errdex.explain.why_outer import helper_def, outer_defs
 from errdex.explain.why_reasons import states_reason, whole_sentences
 from errdex.explain.why_texts import (
@@ -123,6 +124,8 @@ _CHECKING = re.compile(
 _EXCEPTION_NAME = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Warning)\b")
 _CONDITION = re.compile(r"\b(?:if|unless|that|whether|when|before|only|not|but)\b")
 _CLAUSE_END = re.compile(r"[,;:(]|\.(?:\s|$)")
+_QUOTED_VALUE = re.compile(r'"[^"\n]{1,40}"')
+_ROLE = re.compile(r":[a-z]+(?::[a-z]+)?:`")  # a Sphinx role (":class:`", ":meth:`")
 _SECTIONS = {"raises": "Raises", "raise": "Raises", "note": "Note", "notes": "Notes"}
 
 
@@ -174,6 +177,7 @@ def why_quotes(facts: Facts, meaning: str, ways: Sequence[str] = ()) -> list[Why
     for at, name in outer_defs(facts):
         found += _docstring(facts, lines, at, names, (name, facts.stored.file))
     found += _constants(facts, names)
+    found += _fields(facts, names)
     if lines:
         found += _returned_none(facts, lines)
     found += _settings(facts, names)
@@ -832,6 +836,58 @@ def _constants(facts: Facts, names: _Names) -> list[_Candidate]:
         score = _score(doc, names) + tested
         out += _candidate(doc, f"doc of {code(binding.name)}", binding.file, line, score, 3)
     return out
+
+
+def _fields(facts: Facts, names: _Names) -> list[_Candidate]:
+    """The docstrings of the fields of `self` the check's own conditions test, where one
+    speaks of the check beyond the field's own name (a word of another name it tests, or
+    two of its message) and states a reason; none a setting's doc already is (a flag
+    declared by that field)."""
+    texts = [t for c in own_conditions(facts) for t in (c.text, c.test)]
+    docs = [d for d in (_plain(k.doc or "") for k in facts.knobs) if d]
+    out: list[_Candidate] = []
+    attrs = self_reads(texts)
+    # the words of every field the conditions test: a message that lists the fields it
+    # refuses ("logit_bias, bad_words, and allowed_token_ids ...") shares them with each
+    # field's doc, which says what that field does, not why it is refused
+    own = {p for a in attrs for p in _parts(a)}
+    for attr, doc, line in field_docs(facts, attrs):
+        less = replace(
+            names, tested=names.tested - own, said=names.said - own, whole=names.whole - {attr}
+        )
+        # the paragraph whole when it fits: a field's doc is short, and its limit is often
+        # a sentence of a few words ("Must be <= max_pattern_size.")
+        text = doc if len(doc) <= _MAX_QUOTE else _focus(doc, less)
+        plain = _plain(text)
+        whole = _plain(doc)
+        if any(d[:80] in whole or plain[:80] in d for d in docs) or not _ties(text, less):
+            continue
+        # a field this check tests says what the value it is held to is for
+        score = _score(text, names) + 1.0
+        of = f"doc of the field {code(attr)}"
+        found = _candidate(text, of, facts.stored.file, line, score, 3, True)
+        out += [c for c in found if c.shown]  # one not shown holds no rank here
+    return out
+
+
+def _ties(text: str, less: _Names) -> bool:
+    """Whether a field's doc speaks of this check, not only of its field: it writes as a
+    name another name the conditions test ("Mutually exclusive with `features`"), or
+    shares two words with the message ("rank-zero TCPStore" over "only trainer rank zero
+    may reserve the TCPStore"), neither in a quoted value. One shared word is most often
+    another use of the field ("logits processor" beside `logit_bias`), and a Sphinx role
+    (":class:`Mapper`") no word of it."""
+    text = _ROLE.sub("`", text)
+    marked = set(_MARKED.findall(text))
+    named = {
+        w
+        for w in _idents(text)
+        if w in less.whole and ("_" in w or not (w.islower() or w.isupper()) or w in marked)
+    }
+    # a value written in quotes ("Use "auto", "xgrammar", or "guidance" instead.") is one
+    # of the choices, not a word on why: a message listing them too shares no reason
+    words = _parts(_QUOTED_VALUE.sub(" ", text))
+    return bool(named) or len(words & less.said) >= 2
 
 
 def _local_constant(facts: Facts, binding: BindingView, names: _Names) -> list[_Candidate]:

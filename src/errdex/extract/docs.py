@@ -55,7 +55,7 @@ def attribute_docs(
     wanted = set(names) if names is not None else None
     out: dict[str, str] = {}
     for index, stmt in enumerate(body):
-        target = _assigned_name(stmt)
+        target = assigned_name(stmt)
         if target is None or (wanted is not None and target not in wanted):
             continue
         following = body[index + 1] if index + 1 < len(body) else None
@@ -72,7 +72,8 @@ def attribute_docs(
     return out
 
 
-def _assigned_name(stmt: ast.stmt) -> str | None:
+def assigned_name(stmt: ast.stmt) -> str | None:
+    """The name a statement of a body assigns (`x: int = 0`, `x = 0`), else None."""
     if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
         return stmt.target.id
     if (

@@ -1,0 +1,68 @@
+"""The attribute docstrings of the fields a check tests on `self`.
+
+A configuration class documents each field with a string right under its declaration
+(`enable_fusion: bool = False` over a string "Fuse ops; requires the Inductor backend."): the
+doc a method of that class that tests `self.enable_fusion` checks against. Read from the
+class as the site's file declares it (its parse, kept once per page), and from a base the
+same file declares: no fact of the index.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from collections.abc import Iterator
+from itertools import pairwise
+
+from errdex.ast_walk import walk
+from errdex.explain.context import Facts
+from errdex.extract.docs import assigned_name
+from errdex.extract.shapes import self_attribute
+
+
+def self_reads(texts: list[str]) -> list[str]:
+    """The attributes of `self` the texts (expressions) read, once each: not a method they
+    call (`self.check(x)`)."""
+    out: dict[str, None] = {}
+    for text in texts:
+        try:
+            node = ast.parse(text.strip(), mode="eval").body
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        called = {id(n.func) for n in walk(node) if isinstance(n, ast.Call)}
+        for sub in walk(node):
+            if isinstance(sub, ast.Attribute) and id(sub) not in called:
+                name = self_attribute(sub)
+                if name is not None:
+                    out[name] = None
+    return list(out)
+
+
+def field_docs(facts: Facts, attrs: list[str]) -> Iterator[tuple[str, str, int]]:
+    """(attribute, the first paragraph of its docstring, the docstring's line) for each of
+    `attrs` the site's class (or a base of it the same file declares) declares with a
+    string right under it."""
+    cls = facts.own_class()
+    if cls is None or not attrs:
+        return
+    classes = [cls]
+    for base in cls.bases:
+        if isinstance(base, ast.Name) and base.id != cls.name:
+            found = facts.top_class(base.id)
+            if found is not None:
+                classes.append(found)
+    wanted = set(attrs)
+    for owner in classes:
+        for node, after in pairwise(owner.body):
+            name = assigned_name(node)
+            if name is None or name not in wanted:
+                continue
+            if not (
+                isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)
+            ):
+                continue
+            wanted.discard(name)
+            paragraph = inspect.cleandoc(after.value.value).split("\n\n")[0]
+            yield name, " ".join(paragraph.split()), after.lineno
