@@ -18,6 +18,7 @@ from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.extract.docs import assigned_name
 from errdex.extract.shapes import self_attribute
+from errdex.link.expression_texts import parse_expression
 
 
 def self_reads(texts: list[str]) -> list[str]:
@@ -25,9 +26,8 @@ def self_reads(texts: list[str]) -> list[str]:
     call (`self.check(x)`)."""
     out: dict[str, None] = {}
     for text in texts:
-        try:
-            node = ast.parse(text.strip(), mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
+        node = parse_expression(text.strip())  # a statement's text (`for x in ...`): None
+        if node is None:
             continue
         called = {id(n.func) for n in walk(node) if isinstance(n, ast.Call)}
         for sub in walk(node):
