@@ -87,14 +87,17 @@ def constructor_entries(store: Store, chosen: StoredSite, facts: Facts) -> dict[
     if not public_name(owner) or short_export(chosen, owner) is not None:
         return {}  # a class the package exports is the user's own call
     makers = {c.depth for c in facts.callers if c.function == f"{owner}.__init__"}
+    read = set().union(*(_SELF_ATTRIBUTE.findall(c.text) for c in facts.held if c.kind in CHECKS))
+    kept = sorted(read & facts.read.init_params.keys())
+    if len(makers) != 1 or not kept:
+        return {}  # (asked before the class is parsed: most pages stop here)
     cls = facts.own_class()
     init = own_init(cls) if cls is not None else None
-    if len(makers) != 1 or init is None:
+    if init is None:
         return {}
-    read = set().union(*(_SELF_ATTRIBUTE.findall(c.text) for c in facts.held if c.kind in CHECKS))
     found = {}
     parsed: dict[tuple[str, str, int], ast.FunctionDef | None] = {}
-    for attribute in sorted(read & facts.read.init_params.keys()):
+    for attribute in kept:
         param = facts.read.init_params[attribute]
         start = (f"{chosen.module}.{owner}.__init__", param, positional_index(init, param))
         entry = _walk_up(store, chosen, facts.callers, start, min(makers) + 1, parsed)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 from collections.abc import Iterator
 from itertools import pairwise
 
@@ -38,12 +39,25 @@ def self_reads(texts: list[str]) -> list[str]:
     return list(out)
 
 
+def _may_declare(text: str | None, attrs: list[str]) -> bool:
+    """Whether a line of the file starts, after its indentation, with one of `attrs` and then
+    `:` or `=`, as a field declared in a class body does: most classes set their fields in
+    `__init__` (`self.x = ...`), and a file with no such line needs no class parsed here
+    (a cold page would otherwise parse the site's class for nothing)."""
+    if text is None:
+        return False
+    names = "|".join(re.escape(a) for a in attrs)
+    return re.search(rf"^[ \t]+(?:{names})[ \t]*(?::|=(?!=))", text, re.MULTILINE) is not None
+
+
 def field_docs(facts: Facts, attrs: list[str]) -> Iterator[tuple[str, str, int]]:
     """(attribute, the first paragraph of its docstring, the docstring's line) for each of
     `attrs` the site's class (or a base of it the same file declares) declares with a
     string right under it."""
+    if not attrs or not _may_declare(facts.source_text, attrs):
+        return
     cls = facts.own_class()
-    if cls is None or not attrs:
+    if cls is None:
         return
     classes = [cls]
     for base in cls.bases:
