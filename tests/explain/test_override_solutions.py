@@ -239,6 +239,12 @@ CHOSEN = {
 
             def get_columns(self, connection):
                 raise NotImplementedError()
+
+            def do_recover(self, connection):
+                raise NotImplementedError()
+
+            def do_prepare(self, connection):
+                raise NotImplementedError()
         """,
     "chosen/engine/default.py": """
         from chosen.engine.interfaces import Dialect
@@ -260,6 +266,22 @@ CHOSEN = {
 
             def do_ping(self, connection):
                 return True
+
+            def do_recover(self, connection):
+                return []
+        """,
+    "chosen/dialects/oracle/__init__.py": "",
+    "chosen/dialects/oracle/base.py": """
+        from chosen.engine.default import DefaultDialect
+
+
+        class OracleDialect(DefaultDialect):
+            def do_recover(self, connection):
+                '''Not for this driver.'''
+                raise NotImplementedError("recover for oracle not implemented")
+
+            def do_prepare(self, connection):
+                raise NotImplementedError("prepare for oracle not implemented")
         """,
     "chosen/dialects/sqlite/__init__.py": "",
     "chosen/dialects/sqlite/base.py": """
@@ -301,3 +323,18 @@ def test_a_bare_default_only_chosen_classes_define_names_the_choice(chosen: Stor
     assert solutions("Dialect.do_ping") == []
     # a module of a folder of choices (`backends/fast.py`) is no name a user writes
     assert solutions("Dialect.get_columns") == []
+
+
+def test_a_choice_that_defines_the_method_only_to_raise_is_no_way_out(chosen: Store) -> None:
+    def solutions(function: str) -> list[str]:
+        sites = [s for s in chosen.list_sites("chosen") if s.site.function == function]
+        return [s.text for s in build_page(chosen, sites[0].id).solutions]
+
+    # `OracleDialect.do_recover` raises in its turn: only `postgresql` supports it
+    assert solutions("Dialect.do_recover") == [
+        "Use the `postgresql` dialect: it defines `do_recover` in its `Dialect` subclass, "
+        "and the base class raises this for every dialect without it. Writing a dialect of "
+        "your own, define `do_recover` in its subclass of `Dialect`."
+    ]
+    # the only dialect that defines it refuses too: nothing to pick
+    assert solutions("Dialect.do_prepare") == []

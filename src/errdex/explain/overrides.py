@@ -15,8 +15,9 @@ import ast
 import re
 from dataclasses import dataclass
 
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, top_class_in
 from errdex.explain.entry_args import short_export
+from errdex.explain.imported_class import module_paths
 from errdex.explain.plain import code, listed
 from errdex.linked_facts import Overrides
 from errdex.store.base import StoredSite
@@ -100,7 +101,12 @@ def override_solution(facts: Facts) -> str | None:
         )
     if found.method.startswith("_"):
         return None  # an internal path the package does not support
-    chosen = _choices(found.by)
+    # a choice whose own class defines the method only to raise in its turn (cx_Oracle's
+    # `do_recover_twophase`) supports it no better than the base: never a way out
+    supporting = tuple(q for q in found.by if not _refuses(facts, q, found.method))
+    chosen = _choices(supporting)
+    if len(supporting) < len(found.by) and chosen is None:
+        return None  # what defines it refuses too: no subclass to name
     if stored.site.message is None and (chosen is None or not _all_chosen(found)):
         # A bare `raise NotImplementedError` some of the package's own classes reach is an
         # internal path it does not support, unless what defines the method is only what a
@@ -198,6 +204,24 @@ def _choices(qualnames: tuple[str, ...]) -> tuple[str, list[str]] | None:
         return None
     kind, names = next(iter(found.items()))
     return kind, sorted(set(names))
+
+
+def _refuses(facts: Facts, qualname: str, method: str) -> bool:
+    """Whether the class `qualname` defines `method` as a body that only raises (after its
+    docstring): `raise NotImplementedError(...)` again, in the subclass a user would pick."""
+    module, _, name = qualname.rpartition(".")
+    if facts.file_text is None:
+        return False
+    for path in module_paths(facts.stored, module):
+        cls = top_class_in(facts.file_text(path), name)
+        if cls is None:
+            continue
+        for node in cls.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == method:
+                body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+                return len(body) == 1 and isinstance(body[0], ast.Raise)
+        return False
+    return False
 
 
 def _all_chosen(found: Overrides) -> bool:
