@@ -308,33 +308,30 @@ def chosen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     yield from indexed_package(tmp_path_factory.mktemp("chosen"), "chosen", CHOSEN)
 
 
-def test_a_bare_default_only_chosen_classes_define_names_the_choice(chosen: Store) -> None:
-    def solutions(function: str) -> list[str]:
-        sites = [s for s in chosen.list_sites("chosen") if s.site.function == function]
-        return [s.text for s in build_page(chosen, sites[0].id).solutions]
+def solutions(store: Store, function: str) -> list[str]:
+    sites = [s for s in store.list_sites("chosen") if s.site.function == function]
+    return [s.text for s in build_page(store, sites[0].id).solutions]
 
+
+def test_a_bare_default_only_chosen_classes_define_names_the_choice(chosen: Store) -> None:
     # before: a bare `raise NotImplementedError` offered nothing
-    assert solutions("Dialect.get_view_names") == [
+    assert solutions(chosen, "Dialect.get_view_names") == [
         "Use the `postgresql` dialect: it defines `get_view_names` in its `Dialect` subclass, "
         "and the base class raises this for every dialect without it. Writing a dialect of "
         "your own, define `get_view_names` in its subclass of `Dialect`."
     ]
     # `DefaultDialect`, outside the folder of choices, defines it for every dialect
-    assert solutions("Dialect.do_ping") == []
+    assert solutions(chosen, "Dialect.do_ping") == []
     # a module of a folder of choices (`backends/fast.py`) is no name a user writes
-    assert solutions("Dialect.get_columns") == []
+    assert solutions(chosen, "Dialect.get_columns") == []
 
 
 def test_a_choice_that_defines_the_method_only_to_raise_is_no_way_out(chosen: Store) -> None:
-    def solutions(function: str) -> list[str]:
-        sites = [s for s in chosen.list_sites("chosen") if s.site.function == function]
-        return [s.text for s in build_page(chosen, sites[0].id).solutions]
-
     # `OracleDialect.do_recover` raises in its turn: only `postgresql` supports it
-    assert solutions("Dialect.do_recover") == [
+    assert solutions(chosen, "Dialect.do_recover") == [
         "Use the `postgresql` dialect: it defines `do_recover` in its `Dialect` subclass, "
         "and the base class raises this for every dialect without it. Writing a dialect of "
         "your own, define `do_recover` in its subclass of `Dialect`."
     ]
     # the only dialect that defines it refuses too: nothing to pick
-    assert solutions("Dialect.do_prepare") == []
+    assert solutions(chosen, "Dialect.do_prepare") == []
