@@ -20,7 +20,7 @@ from errdex.ast_walk import is_generator, walk
 from errdex.explain.context import Facts, class_in_file, kept_module, may_name
 from errdex.explain.declared_fields import base_name
 from errdex.explain.fix_forms import instance_name
-from errdex.explain.imported_class import module_paths
+from errdex.explain.imported_class import module_kept_text
 from errdex.explain.input_nodes import conjuncts
 from errdex.explain.inputs import public_name
 from errdex.explain.name_forms import normal_form
@@ -886,14 +886,10 @@ def _read_trees(facts: Facts, attr: str) -> list[ast.Module]:
 def _imported_texts(facts: Facts) -> list[str]:
     """The site's file's text and the kept texts of the modules `_imported_modules` names."""
     texts = [facts.source_text] if facts.source_text is not None else []
-    if facts.file_text is None:
-        return texts
     for module in _imported_modules(facts):
-        for path in module_paths(facts.stored, module):
-            text = facts.file_text(path)
-            if text is not None:
-                texts.append(text)
-                break
+        kept = module_kept_text(facts, module)
+        if kept is not None:
+            texts.append(kept[1])
     return texts
 
 

@@ -39,6 +39,18 @@ def module_file_text(store: Store, stored: StoredSite, module: str) -> str | Non
     return None
 
 
+def module_kept_text(facts: Facts, module: str) -> tuple[str, str] | None:
+    """(path, kept text) of the version's module `module`, read through the page's own file
+    reader (each file once a page), or None when the index keeps neither of its paths."""
+    if facts.file_text is None:
+        return None
+    for path in module_paths(facts.stored, module):
+        text = facts.file_text(path)
+        if text is not None:
+            return path, text
+    return None
+
+
 def module_paths(stored: StoredSite, module: str) -> tuple[str, str]:
     """The paths the version's module `module` may be kept at (`a.b`: `a/b.py`, else
     `a/b/__init__.py`), under the folder the site's file is under."""

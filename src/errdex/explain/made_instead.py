@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from errdex.explain.callee_advice import resolve_called
 from errdex.explain.context import Facts, kept_module
-from errdex.explain.imported_class import module_paths
+from errdex.explain.imported_class import module_kept_text
 from errdex.explain.outline import importing_or_defining
 from errdex.explain.page import ConditionView, Solution
 from errdex.extract.conditions import dotted_name
@@ -191,11 +191,7 @@ def _class_module_text(facts: Facts, name: str) -> tuple[str, str] | None:
         return (stored.file, facts.source_text) if facts.source_text is not None else None
     if source.partition(".")[0] != module.partition(".")[0]:
         return None  # another distribution's class: the index holds none of its files
-    for path in module_paths(stored, source):
-        text = facts.file_text(path)
-        if text is not None:
-            return path, text
-    return None
+    return module_kept_text(facts, source)
 
 
 def _functions(tree: ast.Module) -> list[tuple[str, ast.FunctionDef]]:

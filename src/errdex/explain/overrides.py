@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from errdex.explain.context import Facts, top_class_in
 from errdex.explain.entry_args import short_export
-from errdex.explain.imported_class import module_paths
+from errdex.explain.imported_class import module_kept_text
 from errdex.explain.plain import code, listed
 from errdex.linked_facts import Overrides
 from errdex.store.base import StoredSite
@@ -210,17 +210,12 @@ def _refuses(facts: Facts, qualname: str, method: str) -> bool:
     """Whether the class `qualname` defines `method` as a body that only raises (after its
     docstring): `raise NotImplementedError(...)` again, in the subclass a user would pick."""
     module, _, name = qualname.rpartition(".")
-    if facts.file_text is None:
-        return False
-    for path in module_paths(facts.stored, module):
-        cls = top_class_in(facts.file_text(path), name)
-        if cls is None:
-            continue
-        for node in cls.body:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == method:
-                body = node.body[1:] if ast.get_docstring(node) is not None else node.body
-                return len(body) == 1 and isinstance(body[0], ast.Raise)
-        return False
+    kept = module_kept_text(facts, module)
+    cls = top_class_in(kept[1], name) if kept is not None else None
+    for node in cls.body if cls is not None else ():
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == method:
+            body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+            return len(body) == 1 and isinstance(body[0], ast.Raise)
     return False
 
 

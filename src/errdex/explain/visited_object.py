@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from errdex.explain.callee_advice import resolve_called
 from errdex.explain.context import Facts, at_margin, parse_module, top_class_in
 from errdex.explain.declared_fields import base_name
-from errdex.explain.imported_class import module_paths
+from errdex.explain.imported_class import module_kept_text
 from errdex.explain.item_fields import own_init
 from errdex.explain.library_export import module_all
 from errdex.explain.page import ConditionView, Solution
@@ -324,13 +324,8 @@ def _resolved(tree: ast.Module, module: str, written: str) -> tuple[str, str] | 
 
 
 def _module_text(facts: Facts, module: str) -> str | None:
-    if facts.file_text is None:
-        return None
-    for path in module_paths(facts.stored, module):
-        text = facts.file_text(path)
-        if text is not None:
-            return text
-    return None
+    kept = module_kept_text(facts, module)
+    return kept[1] if kept is not None else None
 
 
 def _class_text(facts: Facts, tree: ast.Module, module: str, name: str) -> tuple[str, str] | None:

@@ -13,11 +13,10 @@ import ast
 import inspect
 import re
 from collections.abc import Iterator
-from itertools import pairwise
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
-from errdex.extract.docs import assigned_name
+from errdex.extract.docs import assigned_name, docstring_under
 from errdex.extract.shapes import self_attribute
 from errdex.link.expression_texts import parse_expression
 
@@ -67,16 +66,12 @@ def field_docs(facts: Facts, attrs: list[str]) -> Iterator[tuple[str, str, int]]
                 classes.append(found)
     wanted = set(attrs)
     for owner in classes:
-        for node, after in pairwise(owner.body):
+        for index, node in enumerate(owner.body):
             name = assigned_name(node)
-            if name is None or name not in wanted:
-                continue
-            if not (
-                isinstance(after, ast.Expr)
-                and isinstance(after.value, ast.Constant)
-                and isinstance(after.value.value, str)
-            ):
+            under = docstring_under(owner.body, index) if name in wanted else None
+            if name is None or under is None:
                 continue
             wanted.discard(name)
-            paragraph = inspect.cleandoc(after.value.value).split("\n\n")[0]
-            yield name, " ".join(paragraph.split()), after.lineno
+            text, line = under
+            paragraph = inspect.cleandoc(text).split("\n\n")[0]
+            yield name, " ".join(paragraph.split()), line

@@ -58,18 +58,25 @@ def attribute_docs(
         target = assigned_name(stmt)
         if target is None or (wanted is not None and target not in wanted):
             continue
-        following = body[index + 1] if index + 1 < len(body) else None
-        doc: str | None = None
-        if (
-            isinstance(following, ast.Expr)
-            and isinstance(following.value, ast.Constant)
-            and isinstance(following.value.value, str)
-        ):
-            doc = doc_text(following.value.value)
+        under = docstring_under(body, index)
+        doc = doc_text(under[0]) if under is not None else None
         doc = doc or comment_above(lines, stmt.lineno)
         if doc:
             out[target] = doc
     return out
+
+
+def docstring_under(body: Sequence[ast.stmt], index: int) -> tuple[str, int] | None:
+    """(text, line) of the string statement right after `body[index]` (an attribute's
+    docstring), or None."""
+    following = body[index + 1] if index + 1 < len(body) else None
+    if (
+        isinstance(following, ast.Expr)
+        and isinstance(following.value, ast.Constant)
+        and isinstance(following.value.value, str)
+    ):
+        return following.value.value, following.lineno
+    return None
 
 
 def assigned_name(stmt: ast.stmt) -> str | None:
