@@ -3,11 +3,14 @@ not to call the public methods that reach it on an object made with that one."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from explain_samples import indexed_package, page_in_function
 
 from errdex.explain import build_page
+from errdex.store.base import Store
 
 FILES = {
     "queries/__init__.py": "from queries.query import Query",
@@ -320,33 +323,37 @@ HANDED = {
 }
 
 
+@pytest.fixture(scope="module")
+def stmts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    """HANDED indexed once for the tests that read it as it is."""
+    yield from indexed_package(tmp_path_factory.mktemp("stmts"), "stmts", HANDED)
+
+
 def test_both_chain_steps_that_set_what_a_handed_statement_is_refused_for(
-    tmp_path: Path,
+    stmts: Store,
 ) -> None:
-    for store in indexed_package(tmp_path, "stmts", HANDED):
-        site = next(
-            s
-            for s in store.list_sites("stmts")
-            if s.site.function == "get_params" and "together" in str(s.site.message)
-        )
-        page = build_page(store, site.id)
-        assert page.solutions[0].text == (
-            "Don't call both `UpdateBase.returning()` and `UpdateBase.return_defaults()` on "
-            "one object: `UpdateBase.returning()` sets `_returning` and "
-            "`UpdateBase.return_defaults()` sets `_return_defaults` on the object it is called "
-            "on, and `get_params` raises when its `stmt` has both set. Keep only one of those "
-            "calls."
-        )
+    site = next(
+        s
+        for s in stmts.list_sites("stmts")
+        if s.site.function == "get_params" and "together" in str(s.site.message)
+    )
+    page = build_page(stmts, site.id)
+    assert page.solutions[0].text == (
+        "Don't call both `UpdateBase.returning()` and `UpdateBase.return_defaults()` on "
+        "one object: `UpdateBase.returning()` sets `_returning` and "
+        "`UpdateBase.return_defaults()` sets `_return_defaults` on the object it is called "
+        "on, and `get_params` raises when its `stmt` has both set. Keep only one of those "
+        "calls."
+    )
 
 
-def test_a_chain_step_under_its_own_switch_is_named_with_it(tmp_path: Path) -> None:
-    for store in indexed_package(tmp_path, "stmts", HANDED):
-        page = page_in_function(store, "stmts", "Compiler.visit_insert")
-        assert page.solutions[0].text == (
-            "Build the object without `UpdateBase.returning(sort_by_parameter_order=True)`: it "
-            "sets `_sort_by_parameter_order` on the object it is called on, and "
-            "`Compiler.visit_insert` raises when its `insert_stmt` has it set."
-        )
+def test_a_chain_step_under_its_own_switch_is_named_with_it(stmts: Store) -> None:
+    page = page_in_function(stmts, "stmts", "Compiler.visit_insert")
+    assert page.solutions[0].text == (
+        "Build the object without `UpdateBase.returning(sort_by_parameter_order=True)`: it "
+        "sets `_sort_by_parameter_order` on the object it is called on, and "
+        "`Compiler.visit_insert` raises when its `insert_stmt` has it set."
+    )
 
 
 def test_no_chain_step_for_an_object_annotated_as_another_class(tmp_path: Path) -> None:
@@ -373,21 +380,19 @@ def test_no_chain_step_for_an_object_annotated_as_another_class(tmp_path: Path) 
 
 
 def test_a_chain_step_setting_a_dict_of_its_arguments_is_named_with_those_the_test_reads(
-    tmp_path: Path,
+    stmts: Store,
 ) -> None:
-    for store in indexed_package(tmp_path, "stmts", HANDED):
-        page = page_in_function(store, "stmts", "Compiler.check_fetch")
-        assert page.solutions[0].text == (
-            "Build the object without `UpdateBase.fetch(percent=True)` or "
-            "`UpdateBase.fetch(with_ties=True)`: each sets `_fetch_options` on the object it "
-            "is called on, and `Compiler.check_fetch` raises when its `select` has it set."
-        )
+    page = page_in_function(stmts, "stmts", "Compiler.check_fetch")
+    assert page.solutions[0].text == (
+        "Build the object without `UpdateBase.fetch(percent=True)` or "
+        "`UpdateBase.fetch(with_ties=True)`: each sets `_fetch_options` on the object it "
+        "is called on, and `Compiler.check_fetch` raises when its `select` has it set."
+    )
 
 
-def test_no_chain_step_left_out_where_the_message_says_its_own_way(tmp_path: Path) -> None:
+def test_no_chain_step_left_out_where_the_message_says_its_own_way(stmts: Store) -> None:
     """Leaving `where()` out of an UPDATE would change what it does: the message's option
     is the way out."""
-    for store in indexed_package(tmp_path, "stmts", HANDED):
-        page = page_in_function(store, "stmts", "Compiler.check_sync")
-        assert page.solutions
-        assert not [s for s in page.solutions if "Build the object" in s.text]
+    page = page_in_function(stmts, "stmts", "Compiler.check_sync")
+    assert page.solutions
+    assert not [s for s in page.solutions if "Build the object" in s.text]
