@@ -33,6 +33,23 @@ FILES = {
         "    if y:\n"
         "        warnings.warn('y is deprecated: use z', DeprecationWarning)\n"
         "        raise KeyError(y)\n"
+        "\n"
+        "def start(engine):\n"
+        "    try:\n"
+        "        engine.run()\n"
+        "    except Exception as e:\n"
+        "        if engine is None:\n"
+        "            logger.exception('Engine failed to start.')\n"
+        "        else:\n"
+        "            logger.exception('Engine hit a fatal error.')\n"
+        "            engine.send_dead()\n"
+        "        raise e\n"
+        "\n"
+        "def stop(engine):\n"
+        "    for part in engine.parts:\n"
+        "        if part is None:\n"
+        "            logger.error('Engine part missing.')\n"
+        "    raise RuntimeError('stopped')\n"
     ),
 }
 
@@ -58,3 +75,18 @@ def test_a_warning_followed_by_a_raise_says_so(store: Store) -> None:
     assert "A warning is not an exception, but the statement after it raises (line 20)." in (
         page.what_it_means
     )
+
+
+def test_a_log_record_in_a_branch_before_the_handler_raises_again_does_not_let_it_go_on(
+    store: Store,
+) -> None:
+    for message in ("Engine failed to start", "Engine hit a fatal error"):
+        page = page_with_message(store, "pkg", message)
+        assert "the statement after it raises (line 31)" in page.what_it_means
+        assert "goes on after it" not in page.what_it_means
+
+
+def test_a_log_record_in_a_loop_is_not_followed_past_the_loop(store: Store) -> None:
+    # the loop goes round again after the branch: the `raise` after it is not next
+    page = page_with_message(store, "pkg", "Engine part missing")
+    assert "the program goes on after it" in page.what_it_means

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 
 from errdex.ast_walk import walk
 from errdex.explain.abstract import enforced_abstract
@@ -290,11 +291,74 @@ def what_it_means(facts: Facts) -> str:
 
 
 def _raised_next(facts: Facts) -> int | None:
-    """The line of a `raise` that follows the site's statement in the same block: the
-    program does not go on after that log record or warning."""
+    """The line of a `raise` that follows the site's statement: in the same block, or
+    after the `if`/`with` holding it once that block runs out (`if e is None: log(...)`
+    then `raise e` in the handler): the program does not go on after that log record or
+    warning."""
     function = facts.site_function()
-    rest = statements_after(function, facts.stored.site.line) if function is not None else None
-    return _raise_after(rest) if rest is not None else None
+    if function is None:
+        return None
+    for rest, falls_through in _rests_outward(function, facts.stored.site.line):
+        if (raised := _raise_after(rest)) is not None:
+            return raised
+        if not falls_through or not all(isinstance(s, _PASSED) for s in rest):
+            return None
+    return None
+
+
+def _rests_outward(function: ast.FunctionDef, line: int) -> Iterator[tuple[list[ast.stmt], bool]]:
+    """The statements after the expression statement at `line` in its block, then after
+    each enclosing statement in turn, innermost first; each with whether running off the
+    end of that block goes on to the next (an `if`'s branch or a `with` body does; a loop,
+    a `try` or a nested function does not, as far as this reading goes)."""
+    rest = statements_after(function, line)
+    if rest is None:
+        return
+    path = _holding_path(function.body, line)
+    yield rest, bool(path) and isinstance(path[-1][0], ast.If | ast.With)
+    for depth in range(len(path) - 1, -1, -1):
+        _, block, index = path[depth]
+        outer_falls = depth > 0 and isinstance(path[depth - 1][0], ast.If | ast.With)
+        yield block[index + 1 :], outer_falls
+
+
+def _holding_path(body: list[ast.stmt], line: int) -> list[tuple[ast.stmt, list[ast.stmt], int]]:
+    """The compound statements from `body` down to the innermost one holding `line`: each
+    with the block it sits in and its index there."""
+    path: list[tuple[ast.stmt, list[ast.stmt], int]] = []
+    block = body
+    while True:
+        holding = next(
+            (
+                (index, statement)
+                for index, statement in enumerate(block)
+                if statement.lineno <= line <= (statement.end_lineno or statement.lineno)
+            ),
+            None,
+        )
+        inner = _inner_block(holding[1], line) if holding is not None else None
+        if holding is None or inner is None:
+            return path
+        path.append((holding[1], block, holding[0]))
+        block = inner
+
+
+def _inner_block(statement: ast.stmt, line: int) -> list[ast.stmt] | None:
+    """The block of compound `statement` (a body, an `else`, a handler's body) that holds
+    `line`."""
+    blocks: list[list[ast.stmt]] = [
+        getattr(statement, name)
+        for name in ("body", "orelse", "finalbody")
+        if isinstance(getattr(statement, name, None), list)
+    ]
+    blocks += [h.body for h in getattr(statement, "handlers", [])]
+    for block in blocks:
+        if block and block[0].lineno <= line <= (block[-1].end_lineno or block[-1].lineno):
+            return block
+    return None
+
+
+_PASSED = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)
 
 
 def _raise_after(statements: list[ast.stmt]) -> int | None:
@@ -303,7 +367,7 @@ def _raise_after(statements: list[ast.stmt]) -> int | None:
     for statement in statements:
         if isinstance(statement, ast.Raise):
             return statement.lineno
-        if not isinstance(statement, ast.Expr | ast.Assign | ast.AnnAssign | ast.AugAssign):
+        if not isinstance(statement, _PASSED):
             return None
     return None
 
