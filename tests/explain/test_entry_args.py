@@ -14,7 +14,40 @@ FILES = {
     "shop/__init__.py": (
         "from shop._orders import Order, Basket, Refund, Cart, Tray, Crate\n"
         "from shop._tls import make_context, make_trimmed\n"
+        "from shop._files import open_file\n"
     ),
+    "shop/_streams.py": """
+        def open_stream(name, mode="r", atomic=False):
+            if name == "-":
+                return name
+            if atomic:
+                if "x" in mode:
+                    raise ValueError("exclusive atomic streams are refused")
+                if "w" not in mode:
+                    raise ValueError("atomic streams need w-mode")
+            return name
+        """,
+    "shop/_files.py": """
+        from shop._streams import open_stream
+
+
+        class LazyStream:
+            def __init__(self, name, mode="r", atomic=False):
+                self.name = name
+                self.mode = mode
+                self.atomic = atomic
+                if name == "-":
+                    self.stream = open_stream(name, mode)
+
+            def open(self):
+                return open_stream(self.name, self.mode, atomic=self.atomic)
+
+
+        def open_file(name, mode="r", atomic=False):
+            if not name:
+                raise ValueError("a file needs a name")
+            return LazyStream(name, mode, atomic=atomic)
+        """,
     "shop/_tls.py": """
         import os
 
@@ -231,3 +264,18 @@ def test_an_attribute_of_a_class_no_user_makes_is_the_keyword_of_the_call_that_m
     # the maker hands on a value of its own (`bundle.strip()`): the class's keyword stays
     page = page_with_message(shop, "shop", "no trimmed bundle")
     assert not any("shop.make_trimmed" in s.text for s in page.solutions)
+
+
+def test_an_attribute_of_a_class_no_user_makes_goes_on_to_the_call_that_makes_it(
+    shop: Store,
+) -> None:
+    # `LazyStream.open` hands on `self.mode`, which the constructor kept from `mode` (and
+    # which it hands on itself for `-`); no user makes `LazyStream` (a private module's
+    # class), `open_file(mode=...)` does: both chains end at `shop.open_file`'s `mode`
+    page = page_with_message(shop, "shop", "exclusive atomic streams")
+    texts = [s.text for s in page.solutions]
+    assert texts[0] == (
+        "Use `'w'` in place of `'x'` in the argument `mode` of `shop.open_file` (it reaches "
+        "`open_stream`): the check at line 8 asks that `'w'` occurs in `mode`."
+    )
+    assert not any("of `open_stream`" in t or "LazyStream" in t for t in texts)

@@ -17,7 +17,7 @@ import functools
 import re
 
 from errdex.explain.call_binding import positional_index
-from errdex.explain.context import Entry, Facts
+from errdex.explain.context import Entry, Facts, top_class_in
 from errdex.explain.entry_input import (
     CHECKS,
     MAX_DEPTH,
@@ -201,6 +201,11 @@ def _walk_up(
                         if ends.setdefault(entry, kept) != kept:
                             return None
                         continue
+                    made = _maker(store, chosen, callers, caller, kept, depth) if kept else None
+                    if made is not None:
+                        # a class no user makes: its makers hand the keyword on, or not
+                        following.append(made)
+                        continue
                 if read is None or argument is None:
                     if read is None or not all(isinstance(v, ast.Constant) for v in read[2]):
                         return None  # a value changed on the way, which a user may give
@@ -222,12 +227,35 @@ def _walk_up(
             or len(ends) > _MAX_ENDS
         ):
             return None
-        level = following
+        level = list(dict.fromkeys(following))  # a constructor reached both ways: once
         if not level:
             break
     if not ends or level:
         return None
     return Entry(tuple(sorted(ends)), next(iter(ends.values())))
+
+
+def _maker(
+    store: Store,
+    chosen: StoredSite,
+    callers: list[Caller],
+    caller: Caller,
+    kept: str,
+    depth: int,
+) -> tuple[str, str, int] | None:
+    """Where the walk goes on from a method `caller` that hands on `self.x`, which its
+    class's constructor kept from its keyword `kept`, for a class the package does not
+    export (`click.utils.LazyFile.open` passes `self.mode`; `open_file` makes
+    `LazyFile(filename, mode, ...)`): the constructor and that keyword, when the linker
+    recorded who calls the constructor one level up (it is itself on the way to the site);
+    else None (the makers not known: the chain is not followed, and the walk stops)."""
+    owner = caller.function.rpartition(".")[0]
+    target = f"{module_name(caller.file)[0]}.{owner}.__init__"
+    if not any(c.depth == depth + 1 and c.calls == target for c in callers):
+        return None
+    cls = top_class_in(store.file_text(chosen.version_id, caller.file), owner)
+    init = own_init(cls) if cls is not None else None
+    return (target, kept, positional_index(init, kept)) if init is not None else None
 
 
 def exported_entry(store: Store, chosen: StoredSite, file: str, function: str) -> str | None:

@@ -37,7 +37,13 @@ from errdex.link.expression_texts import parse_expression
 
 __all__ = ["next_checked"]
 
-_ARGUMENT = r"the argument `(?P<param>[A-Za-z_]\w*)` of `(?P<function>[\w.]+)`"
+# the raising function's own argument, or the public call's that hands it on as it is
+# (`entry_args`: "the argument `mode` of `click.File` or `click.open_file` (it reaches
+# `open_stream`)")
+_ARGUMENT = (
+    r"the argument `(?P<param>[A-Za-z_]\w*)` of (?P<function>`[\w.]+`(?:(?:, | or )`[\w.]+`)*)"
+    r"(?: \(it reaches `(?P<reach>[\w.]+)`\))?"
+)
 # The input ways out that change one argument to a value known by its shape.
 _SHAPES = (
     (re.compile(rf"^Leave {_ARGUMENT} out\b"), None),
@@ -86,13 +92,31 @@ def _changed(solution: Solution, facts: Facts) -> tuple[str, object] | None:
     for pattern, value in _SHAPES:
         found = pattern.match(text)
         if found is not None:
-            return (found["param"], value) if found["function"] in own else None
+            param = _own_param(found, facts, own)
+            return (param, value) if param is not None else None
     called = _called_value(solution, own)
     if called is not None:
         return called
     member = _MEMBER_OUT.match(text)
-    if member is not None and member["function"] in own:
-        return member["param"], _Member(ast.literal_eval(member["member"]))
+    param = _own_param(member, facts, own) if member is not None else None
+    if member is not None and param is not None:
+        return param, _Member(ast.literal_eval(member["member"]))
+    return None
+
+
+def _own_param(found: re.Match[str], facts: Facts, own: tuple[str, ...]) -> str | None:
+    """The raising function's argument an `_ARGUMENT` match names: its own, or the one
+    whose public call (`facts.entry_args`) the text names in its place; else None."""
+    if found["reach"] is None:
+        return found["param"] if found["function"].strip("`") in own else None
+    if found["reach"] not in own:
+        return None
+    for param, entry in facts.entry_args.items():
+        if not entry.also and (entry.argument, entry.named()) == (
+            found["param"],
+            found["function"],
+        ):
+            return param
     return None
 
 
