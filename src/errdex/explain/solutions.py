@@ -87,6 +87,7 @@ from errdex.explain.kept_first import drops_setting, keep_first
 from errdex.explain.key_checks import key_checked
 from errdex.explain.key_requirement import empties_mapping, key_requirement
 from errdex.explain.knob_actions import KnobAction, knob_action
+from errdex.explain.lacked_property import lacked_property_solution
 from errdex.explain.literal_members import with_members
 from errdex.explain.loaded_plugin import loaded_solutions
 from errdex.explain.log_record import log_record_solution
@@ -464,6 +465,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     instead = made_instead_solution(facts)  # the data's form the parse makes the class of
     if instead is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(instead, 0)
+    lacked = lacked_property_solution(facts)  # what the error's class says the value is not
+    if lacked is not None:
+        found.add(lacked, 0)
     maker = maker_setting_solution(facts)  # the switch of the one object that makes it
     if maker is not None:  # not the argument a user never gives: the maker gives it
         found.items = [
