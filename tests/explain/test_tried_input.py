@@ -213,6 +213,27 @@ LAB = {
                     raise ValueError(f"the data do not merge: {exc}") from exc
                 return cls(obj)
 
+            @classmethod
+            def parse_configured(cls, b):
+                from lab import loading
+
+                try:
+                    obj = loading.load_bytes(b, encoding=cls.__config__.encoding)
+                except ValueError as exc:
+                    raise ValueError(f"the configured bytes do not load: {exc}") from exc
+                return cls(obj)
+
+            @classmethod
+            def parse_checked(cls, b):
+                from lab import loading
+
+                try:
+                    cls.check(b)
+                    obj = loading.load_bytes(b, encoding=cls.__config__.encoding)
+                except ValueError as exc:
+                    raise ValueError(f"the checked bytes do not load: {exc}") from exc
+                return cls(obj)
+
 
         def handler_arguments(parameters):
             try:
@@ -411,3 +432,13 @@ def test_one_value_that_says_how_to_read_the_data_is_said_as_one(lab: Store) -> 
     page = page_with_message(lab, "lab", "the model's bytes do not decode")
     assert "read as `encoding` asks." in page.what_it_means
     assert page.solutions[0].text.endswith("That call reads it as `encoding` says: check it too.")
+
+
+def test_the_class_s_own_say_in_how_to_parse_is_no_state_the_parse_fails_on(lab: Store) -> None:
+    # `cls` is read only in a keyword of the parse call: the data given is what failed
+    page = page_with_message(lab, "lab", "the configured bytes do not load")
+    assert "failed on the value given to `Model.parse_configured` as `b`" in page.what_it_means
+    assert page.solutions[0].text.startswith("Give `Model.parse_configured` another `b`:")
+    # `cls.check(b)` may fail on what the class holds: which one failed is unknown
+    page = page_with_message(lab, "lab", "the checked bytes do not load")
+    assert "failed on the value given" not in page.what_it_means

@@ -104,6 +104,9 @@ def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | 
     function, statement, handler, clause = found
     constants = module_constants(facts)
     read = {n for n in _read_in(statement.body) if not fixed_name(n, constants)}
+    # the class's own say in how to parse the value (`json_loads=cls.__config__.json_loads`
+    # of pydantic v1's `parse_raw`) is no state the parse fails on: the data given is
+    read -= _telling_how_to_parse(statement.body)
     if not read or read & _STATE:
         return None  # nothing given, or the object's own state (most `try`s): no walk
     if not _entry_point(store, chosen):
@@ -192,6 +195,29 @@ def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | 
         logged=site.kind == SiteKind.LOG,
         message=quoted_message(site.message),
     )
+
+
+def _telling_how_to_parse(body: list[ast.stmt]) -> set[str]:
+    """`self` and `cls` where the statements read them only in the keywords of a parse call
+    that takes its data first (`load_str_bytes(b, json_loads=cls.__config__.json_loads)`):
+    the object's own say in how to read the data, not what the parse fails on."""
+    told: set[int] = set()
+    for statement in body:
+        for node in walk(statement):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            if not _PARSE_NAME.search(_called_name(node)):
+                continue
+            for keyword in node.keywords:
+                if keyword.arg is not None:
+                    told |= {id(n) for n in walk(keyword.value) if isinstance(n, ast.Name)}
+    uses = [
+        n
+        for statement in body
+        for n in walk(statement)
+        if isinstance(n, ast.Name) and n.id in ("self", "cls")
+    ]
+    return {n.id for n in uses} - {n.id for n in uses if id(n) not in told}
 
 
 def _entry_point(store: Store, chosen: StoredSite) -> bool:
