@@ -255,6 +255,114 @@ FILES = {
                     f"The following options cannot be applied to {mode!r}: {sorted(unknown)}"
                 )
         """,
+    "decl/declared.py": """
+        class UserError(Exception):
+            pass
+
+
+        def variant(choice):
+            if choice["type"] not in ("model", "dataclass"):
+                raise TypeError(
+                    f'{choice["type"]!r} is not a valid discriminated union variant;'
+                    " should be a `BaseModel` or `dataclass`"
+                )
+            return choice
+
+
+        def field_env(field):
+            env = field.extra.get("env")
+            if not isinstance(env, (str, list, set)):
+                raise TypeError(
+                    f"invalid field env: {env!r} ({type(env)}); should be string, list or set"
+                )
+            return env
+
+
+        def reserved_arguments(function, parameters):
+            if parameters.keys() & {"v__args", "v__kwargs"}:
+                raise UserError(
+                    '"v__args" and "v__kwargs" are not permitted as argument names when '
+                    f'using the "{function.__name__}" decorator'
+                )
+
+
+        def discriminator_alias(field, discriminator):
+            alias = field.get("validation_alias", discriminator)
+            if not isinstance(alias, str):
+                raise UserError(f"Alias {alias!r} is not supported in a discriminated union")
+            return alias
+
+
+        def same_alias(aliases, key):
+            if len(set(aliases)) > 1:
+                raise UserError(f"Aliases for discriminator {key!r} must be the same ({aliases})")
+
+
+        def apply_constraint(constraint, schema, allowed):
+            schema_type = schema["type"]
+            if schema_type not in allowed[constraint]:
+                raise RuntimeError(
+                    f"Unable to apply constraint {constraint} to schema {schema_type}"
+                )
+            return schema
+
+
+        def inspect_serializer(serializer, mode, positional):
+            info_arg = {1: False, 2: True}.get(positional) if mode == "plain" else None
+            if info_arg is None:
+                raise UserError(
+                    f"Unrecognized field_serializer function signature for {serializer} "
+                    f"with `mode={mode}`"
+                )
+            return info_arg
+
+
+        def mapped_column(mapper, cls, key):
+            if key not in mapper.all_orm_descriptors:
+                raise AttributeError(
+                    "Mapped class %r does not have a mapped column named %r" % (cls, key)
+                )
+        """,
+    "decl/undeclared.py": """
+        def step(value):
+            if value < 0:
+                raise ValueError(f"{value!r} is not a valid step; should be a positive number")
+            return value
+
+
+        def run_names(names):
+            if set(names) & {"latest", "best"}:
+                raise ValueError('"latest" and "best" are not allowed as run names')
+
+
+        def backend(name, table):
+            if name not in table:
+                raise ValueError(f"Backend {name!r} is not supported for this attention")
+            return table[name]
+
+
+        def stacked(tensors, name):
+            if len({t.shape for t in tensors}) > 1:
+                raise ValueError(f"Shapes of tensor {name!r} must be the same")
+
+
+        def patch(name, path, patches):
+            if name not in patches:
+                raise ValueError(f"Unable to apply patch {name} to file {path}")
+            return patches[name]
+
+
+        def handle(h, known):
+            if h.signature not in known:
+                raise ValueError(f"Unsupported signature for handle {h}")
+            return h
+
+
+        def job(session, name):
+            if name not in session.jobs:
+                raise KeyError("Session %r does not have a job named %r" % (session, name))
+            return session.jobs[name]
+        """,
     "decl/pool.py": """
         from .schema import NoTableError
 
@@ -444,3 +552,75 @@ def test_a_lookup_in_the_package_s_own_table_is_no_declaration_of_the_user_s(
         page = page_with_message(decl, "decl", message)
         assert not any(s.text.startswith("Declare") for s in page.solutions), message
         assert offered(page) == instead and checks(page), message
+
+
+def test_what_each_declared_thing_should_be_is_said_of_each(decl: Store) -> None:
+    assert _first(decl, "{choice").startswith(
+        "Make each discriminated union variant a `BaseModel` or `dataclass`, in place of the "
+        "one the message names (“TYPE”): the message says"
+    )
+    assert _first(decl, "invalid field env").startswith(
+        "Make each field env a string, list or set, in place of the one the message names "
+        "(“ENV”): the message says"
+    )
+
+
+def test_one_constraint_a_declared_type_does_not_take_is_left_off(decl: Store) -> None:
+    assert _first(decl, "Unable to apply constraint").startswith(
+        "Leave the constraint “CONSTRAINT” off your declaration of the schema “SCHEMA_TYPE”, or "
+        "put it on a type that takes it: the message says"
+    )
+
+
+def test_a_declared_function_refused_by_its_signature_gets_another(decl: Store) -> None:
+    assert _first(decl, "Unrecognized field_serializer").startswith(
+        "Change the signature of your field_serializer function “SERIALIZER” to a form the "
+        "library takes (the message shows the one it refused): the message says"
+    )
+
+
+def test_names_kept_from_a_declaration_are_renamed(decl: Store) -> None:
+    assert _first(decl, '"v__args" and "v__kwargs"').startswith(
+        'Rename each argument of yours named "v__args" or "v__kwargs": the message says'
+    )
+
+
+def test_a_declared_value_of_a_refused_kind_is_given_as_the_kind_the_test_takes(
+    decl: Store,
+) -> None:
+    assert _first(decl, "Alias {alias!r}").startswith(
+        "Give the alias (read from `validation_alias`) as a `str`, the kind the check at "
+        "line 34 lets through: the message says"
+    )
+
+
+def test_a_thing_declared_unlike_is_declared_alike(decl: Store) -> None:
+    assert _first(decl, "Aliases for discriminator").startswith(
+        "Give the discriminator “KEY” the same alias wherever it is declared: the message says"
+    )
+
+
+def test_a_mapped_column_not_declared_is_declared_or_referred_to_as_it_is(decl: Store) -> None:
+    assert _first(decl, "Mapped class").startswith(
+        "Declare a mapped column named “KEY” in the class “CLS”, or refer to a mapped column "
+        "that class has: the message says"
+    )
+
+
+def test_the_same_shapes_of_what_no_user_declares_get_no_declaration(decl: Store) -> None:
+    for message in (
+        "{value!r} is not a valid step",
+        '"latest" and "best"',
+        "Backend {name!r}",
+        "Shapes of tensor",
+        "Session ",
+        "Unable to apply patch",
+        "Unsupported signature for handle",
+    ):
+        page = page_with_message(decl, "decl", message)
+        assert not any(
+            s.text.startswith(
+                ("Make each", "Rename each", "Give the", "Declare", "Leave the", "Change the")
+            )
+            for s in page.solutions
+        ), message

@@ -25,9 +25,25 @@ own name) or by the kind the user declares:
 - what a declared thing needs: "{source} needs a discriminator field for key {key!r}",
   "{source} needs field {key!r} to be of type `Literal`": declare it there, as it says;
 - what cannot be put on a declared thing: "The following constraints cannot be applied to
-  {source_type!r}: {names}": leave those out, or declare them on a type that takes them;
+  {source_type!r}: {names}", "Unable to apply constraint {constraint} to schema {type}":
+  leave those out, or declare them on a type that takes them;
+- what each declared thing should be: "{x} is not a valid discriminated union variant;
+  should be a `BaseModel` or `dataclass`", "invalid field env: {env!r}; should be string,
+  list or set": make each one that, in place of the one named;
+- a function the user declares refused by its signature: "Unrecognized field_serializer
+  function signature for {serializer} ...", "Unsupported signature for V1 style validator
+  {validator}: ...": change its signature (where no class statement runs the check: the
+  class rule says it then);
+- names a declared thing may not take: "{names} are not permitted as argument names when
+  using the {deco} decorator": rename it;
+- a declared value of a kind the raise's own test refuses: "Alias {alias!r} is not
+  supported in a discriminated union" under `not isinstance(alias, str)`: give it as a
+  `str`, the kind the test names;
+- one thing declared unlike in several places: "Aliases for discriminator {key!r} must be
+  the same": give it the same one wherever it is declared;
 - a name referred to that is not declared: "{holder} has no {noun} named {name}", "on
-  {holder}: no {noun} named {name} is present", and
+  {holder}: no {noun} named {name} is present", "{Kind} {holder} does not have a mapped
+  column named {name}", and
   "could not find {noun} {name}" where the raise's own test looks `name` up in a container
   (`tablekey not in parenttable.metadata`): declare it there, or refer to one that is.
 
@@ -54,7 +70,7 @@ from errdex.explain.class_hooks import declaration_hook
 from errdex.explain.context import Facts
 from errdex.explain.entry_input import CHECKS
 from errdex.explain.page import Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import code, listed
 from errdex.explain.stated_requirement import message_text
 from errdex.explain.table_lookup import module_names
 from errdex.extract.shapes import isinstance_test
@@ -139,6 +155,21 @@ _NOT_APPLIED = re.compile(
     rf"(?P<target>(?:{_WORDS} )?{_QPH}): \{{.+\}}\.?$",
     re.I,
 )
+# "Unrecognized field_serializer function signature for {serializer} with `mode={mode}`:
+# {sig}", "Unsupported signature for V1 style validator {validator}: {sig} is not supported.":
+# a function the user declares (given in an annotation, decorated), refused by its signature
+_SIGNATURE_FOR = re.compile(
+    rf"^(?:unrecognized|unsupported) (?:(?P<kind>{_WORDS}) )?signature for "
+    rf"(?:(?P<thing>{_WORDS}) )?(?P<name>{_QPH})",
+    re.I,
+)
+# "Unable to apply constraint {constraint} to schema {schema_type}": one thing the user put
+# on a declared type, named alone
+_NOT_APPLIED_ONE = re.compile(
+    rf"^(?:unable to|cannot|can't|can not) apply (?:the )?(?P<noun>{_WORDS}) (?P<name>{_QPH}) "
+    rf"to (?:the )?(?P<target>(?:{_WORDS} )?{_QPH})\.?$",
+    re.I,
+)
 # "... table '{table.name}' has no column named '{key}'", "Can't create ... on table
 # '{parent.description}': no column named '{ke.args[0]}' is present."
 _HAS_NO = (
@@ -150,6 +181,47 @@ _HAS_NO = (
         rf"\bon (?P<kind>[a-z]\w*) (?P<holder>{_QPH}): no (?P<noun>\w+) named "
         rf"(?P<name>{_QPH}) is present\.?$"
     ),
+)
+# "Class {self.cls!r} does not have a mapped column named {key!r}" (a name in the user's
+# `relationship()` string looked up on the class they mapped)
+_DOES_NOT_HAVE = re.compile(
+    rf"\b(?P<kind>[A-Za-z]\w*) (?P<holder>{_QPH}) does not have an? (?P<noun>(?:\w+ )?\w+) "
+    rf"named (?P<name>{_QPH})\.?$"
+)
+# "{choice["type"]!r} is not a valid discriminated union variant; should be a `BaseModel` or
+# `dataclass`", "invalid field env: {env!r} ({display_as_type(env)}); should be string, list
+# or set": the message says what each of the user's declared things should be
+_SHOULD_BE = (
+    re.compile(
+        rf"^(?P<name>{_QPH}) is not an? valid (?P<noun>{_WORDS}); (?:it )?should be "
+        r"(?P<what>[^;{}]+?)\.?$",
+        re.I,
+    ),
+    re.compile(
+        rf"^invalid (?P<noun>{_WORDS}): (?P<name>{_QPH})(?: \({_PH}\))?; (?:it )?should be "
+        r"(?P<what>[^;{}]+?)\.?$",
+        re.I,
+    ),
+)
+# '"v__args", "v__kwargs" ... are not permitted as argument names when using the "{deco}"
+# decorator': names the library keeps for itself among those of the user's declaration
+_NOT_AS_NAMES = re.compile(
+    rf"^(?P<names>.+?) (?:is|are) not (?:permitted|allowed|supported) as (?:an? )?"
+    rf"(?P<noun>{_WORDS}) names?\b",
+    re.I,
+)
+# "Alias {alias!r} is not supported in a discriminated union": a value the message names by
+# its noun, refused by the raise's own `isinstance` test (read for the kind that passes)
+_REFUSED_KIND = re.compile(
+    rf"^(?P<noun>[A-Za-z][\w-]*) (?P<name>{_QPH}) is not (?:supported|allowed|permitted|valid)\b",
+    re.I,
+)
+# "Aliases for discriminator {self.discriminator!r} must be the same (got {a}, {b})": one
+# thing the user declares in several places, declared unlike
+_ALIKE = re.compile(
+    rf"^(?P<things>{_WORDS}) (?:for|of) (?:the )?(?P<noun>{_WORDS}) (?P<name>{_QPH}) must "
+    r"(?:all )?be the same\b",
+    re.I,
 )
 # "Foreign key associated with column ... could not find table '{tablekey}' with which ..."
 _NOT_FOUND = re.compile(rf"\bcould not find (?P<noun>[a-z]\w*) (?P<name>{_QPH})", re.I)
@@ -352,7 +424,7 @@ def _same(found: re.Match[str], facts: Facts) -> str | None:
 # must use of what it speaks of, for the placeholder to be the user's declaration
 _CODE_KINDS = frozenset(
     "field attribute column method function validator serializer property class model "
-    "submodel table constraint decorator".split()
+    "submodel table constraint decorator union discriminator alias".split()
 )
 
 
@@ -410,11 +482,129 @@ def _not_applied(found: re.Match[str], facts: Facts) -> str | None:
     )
 
 
+def _signature_for(found: re.Match[str], facts: Facts) -> str | None:
+    noun = " ".join(p for p in (found.group("kind"), found.group("thing")) if p)
+    if not code_kind(noun):
+        return None  # "Unsupported signature for handle {h}": no function of the user's
+    if declaration_hook(facts) is not None:
+        return None  # the class rule says it, with the class statement that runs it
+    return (
+        f"Change the signature of your {noun} {quoted(found.group('name'))} to a form the "
+        "library takes (the message shows the one it refused)"
+    )
+
+
+def _not_applied_one(found: re.Match[str], facts: Facts) -> str | None:
+    noun = found.group("noun")
+    if not code_kind(noun):
+        return None  # "Unable to apply patch {p} to file {f}": no declaration of the user's
+    target, name = _holder(found.group("target")), quoted(found.group("name"))
+    return (
+        f"Leave the {_lower(noun)} {name} off your declaration of {target}, or put it on a "
+        "type that takes it"
+    )
+
+
 def _has_no(found: re.Match[str], facts: Facts) -> str:
-    kind, noun = found.group("kind"), found.group("noun")
+    kind, noun = _lower(found.group("kind")), found.group("noun")
     holder, name = quoted(found.group("holder")), quoted(found.group("name"))
     declared = f"Declare {_a(noun)} named {name} in the {kind} {holder}"
     return f"{declared}, or refer to {_a(noun)} that {kind} has"
+
+
+def _does_not_have(found: re.Match[str], facts: Facts) -> str | None:
+    if not code_kind(found.group("noun")):
+        return None  # "Session {s} does not have a job named {j}": no declaration named
+    return _has_no(found, facts)
+
+
+def _should_be(found: re.Match[str], facts: Facts) -> str | None:
+    noun = found.group("noun")
+    if not code_kind(noun):
+        return None  # "{x} is not a valid step; should be ...": no declaration named
+    what = found.group("what").strip()
+    if re.match(r"(?:an?|one of|the)\b", what, re.I) is None:
+        what = _a(what)
+    name = quoted(found.group("name"))
+    return f"Make each {_lower(noun)} {what}, in place of the one the message names ({name})"
+
+
+def _not_as_names(found: re.Match[str], facts: Facts) -> str | None:
+    noun = found.group("noun")
+    words = set(re.findall(r"[a-z]+", noun.lower()))
+    if not (code_kind(noun) or not words.isdisjoint(_NAMED_KINDS | {"argument"})):
+        return None  # "... are not allowed as run names": a name the program makes
+    names = quoted(found.group("names").strip())
+    names = re.sub(r" and (?=[^,]+$)", " or ", names)  # any one of them is refused
+    return f"Rename each {_lower(noun)} of yours named {names}"
+
+
+def _refused_kind(found: re.Match[str], facts: Facts) -> str | None:
+    noun = _lower(found.group("noun"))
+    refused = _refused_isinstance(facts, _bare(found.group("name")))
+    if refused is None:
+        return None  # the message's own words say nothing of the kind that passes
+    kinds, line = refused
+    said = listed([f"{_a(k).partition(' ')[0]} {code(k)}" for k in kinds], "or")
+    key = _read_key(facts, _source_of(_bare(found.group("name"))))
+    where = f" (read from {code(key)})" if key is not None else ""
+    return f"Give the {noun}{where} as {said}, the kind the check at line {line} lets through"
+
+
+def _read_key(facts: Facts, name: str) -> str | None:
+    """The key a local is read from, `alias = field.get('validation_alias', ...)` or
+    `field['validation_alias']`: the name the user gives that value by; else None."""
+    for binding in facts.bindings:
+        if binding.origin != "local" or binding.name != name:
+            continue
+        value = parse_expression(binding.value)
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr == "get"
+            and value.args
+        ):
+            value = value.args[0]
+        elif isinstance(value, ast.Subscript):
+            value = value.slice
+        else:
+            return None
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return value.value
+    return None
+
+
+def _source_of(placeholder: str) -> str:
+    """The expression of a placeholder, its braces, conversion and spec left out."""
+    return re.sub(r"(?:![rsa])?(?::[^{}]*)?$", "", placeholder[1:-1])
+
+
+def _refused_isinstance(facts: Facts, placeholder: str) -> tuple[list[str], int] | None:
+    """The class names of the raise's own test `not isinstance(x, K)` (each of a tuple
+    `K`), where `x` is the placeholder's expression, with the test's line; else None."""
+    held = facts.held
+    wanted = parse_expression(_source_of(placeholder))
+    if not held or wanted is None:
+        return None
+    test = parse_expression(held[-1].text)
+    if not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
+        return None
+    checked = isinstance_test(test.operand)
+    if checked is None or ast.dump(checked[0]) != ast.dump(wanted):
+        return None
+    parts = checked[1].elts if isinstance(checked[1], ast.Tuple) else [checked[1]]
+    if not all(isinstance(p, (ast.Name, ast.Attribute)) for p in parts):
+        return None
+    return [ast.unparse(p) for p in parts], held[-1].line
+
+
+def _alike(found: re.Match[str], facts: Facts) -> str | None:
+    things, noun = found.group("things"), found.group("noun")
+    if not code_kind(things, noun):
+        return None  # "Lengths of prompts {n} must be the same": no declaration named
+    one = _lower(re.sub(r"(?<=[sxz])es$|s$", "", things))
+    name = quoted(found.group("name"))
+    return f"Give the {_lower(noun)} {name} the same {one} wherever it is declared"
 
 
 def _not_found(found: re.Match[str], facts: Facts) -> str | None:
@@ -474,6 +664,13 @@ _RULES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], Facts], str | None
     (_NEEDS, _needs),
     (_NEEDS_TO_BE, _needs_to_be),
     (_NOT_APPLIED, _not_applied),
+    (_NOT_APPLIED_ONE, _not_applied_one),
+    (_SIGNATURE_FOR, _signature_for),
     *((has_no, _has_no) for has_no in _HAS_NO),
+    (_DOES_NOT_HAVE, _does_not_have),
+    *((should_be, _should_be) for should_be in _SHOULD_BE),
+    (_NOT_AS_NAMES, _not_as_names),
+    (_REFUSED_KIND, _refused_kind),
+    (_ALIKE, _alike),
     (_NOT_FOUND, _not_found),
 )
