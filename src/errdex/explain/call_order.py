@@ -44,8 +44,8 @@ def state_order_solution(conditions: list[ConditionView], facts: Facts) -> Solut
     compared value, for a public method of a public class; else None."""
     checks = state_checks(conditions, facts, state_test, may_assign)
     for target, member, condition, state, methods in checks:
-        earlier = _refused_earlier(facts.held, condition)
-        setting = _setting_methods(methods, *state, member, earlier, facts.lines_may_name)
+        earlier = refused_earlier(facts.held, condition)
+        setting = setting_methods(methods, *state, member, earlier, facts.lines_may_name)
         setters = same_kind(methods, member, setting)
         if setters:
             return _solution(target, member, setters, state, condition, facts)
@@ -123,11 +123,11 @@ def _solution(
         text=text,
         condition=condition.text,
         kind="input",
-        fix=_fix(target, member, setters, facts),
+        fix=order_fix(target, member, setters, facts),
     )
 
 
-def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleFix | None:
+def order_fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleFix | None:
     """`client.close()` then `client.send(REQUEST)` → the other way round; after a `with`
     block, the call moved into it. A coroutine's call is awaited."""
 
@@ -217,7 +217,7 @@ def compared_state(text: str) -> tuple[str, str, bool] | None:
 
 def may_assign(text: str, state: tuple[str, str]) -> bool:
     """Whether source `text` may hold `self.attr = value` of a `state_test` state
-    (`_assigns`): `self.attr` assigned on a line that goes on with the value's last name, or
+    (`kept_assignment`): `self.attr` assigned on a line that goes on with the value's last name, or
     that the statement goes on past (an open bracket, a `\\`). A class of 6,000 lines that
     tests `self.x` but only ever sets it from a call is not parsed for it."""
     attr, value = state
@@ -282,24 +282,27 @@ def class_methods(facts: Facts, owner: str) -> Methods:
     return {m.name: m for m in body if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)}
 
 
-def _refused_earlier(conditions: list[ConditionView], state: ConditionView) -> set[str]:
+def refused_earlier(conditions: list[ConditionView], state: ConditionView) -> set[str]:
     """The attributes an earlier test on the path finds false (`if self.is_stream_consumed:
     raise StreamConsumed()` before `if self.is_closed:`): a method that sets one of them true
     leads to that earlier error, never to this one."""
-    found = set()
+    return {node.attr for node in earlier_refusals(conditions, state)}
+
+
+def earlier_refusals(
+    conditions: list[ConditionView], state: ConditionView
+) -> Iterator[ast.Attribute]:
+    """The `self.X` of each test on the path before `state` that finds it false (`not
+    self.X`)."""
     for condition in conditions:
         if condition.line >= state.line:
             continue
-        try:
-            node = ast.parse(condition.text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
-            continue
+        node = parse_expression(condition.text)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and is_own(node.operand):
-            found.add(node.operand.attr)
-    return found
+            yield node.operand
 
 
-def _setting_methods(
+def setting_methods(
     methods: Methods,
     attr: str,
     value: str,
@@ -317,14 +320,16 @@ def _setting_methods(
     assigning = {
         name
         for name, m in methods.items()
-        if may_name(m, attr) and _assigns(m, attr, value) and not (m.decorator_list and name != own)
+        if may_name(m, attr)
+        and kept_assignment(m, attr, value)
+        and not (m.decorator_list and name != own)
     }
     if not assigning:
         return []  # no method sets it: none of the walks below can find one
     methods = {
         name: m
         for name, m in methods.items()
-        if not any(may_name(m, e) and _assigns(m, e, "True") for e in earlier)
+        if not any(may_name(m, e) and kept_assignment(m, e, "True") for e in earlier)
     }
     direct = {name for name in methods if name in assigning}
     through = {
@@ -340,7 +345,7 @@ def _setting_methods(
     return found
 
 
-def _assigns(method: ast.AST, attr: str, value: str) -> bool:
+def kept_assignment(method: ast.AST, attr: str, value: str) -> bool:
     """Whether the method leaves `self.attr` at `value` when it returns: assigns it so,
     and sets it back neither in a `finally` around nor in a statement after (`compile`
     sets `self._warming = True` only around its own call of the kernel: no order of the

@@ -1,26 +1,28 @@
 """Ways out through the user's own code around the call that raised: two arguments given
 together (`given_together`), a call made after a public method put the object in the state
-the check refuses (`call_order`) or before one put it in the state it needs (`call_first`),
-a second call of a method that uses its object up (`single_use`), a second `with` block on
-an object entered, used or closed before (`reentry`), a class made through its constructor
-where its class methods make it (`private_init`), a switch of the public function that made
-the function that raises (`closure_switch`) or an argument of it the raising one reads
-(`closure_param`), a constructor's argument it hands to a private method that checks it
-(`init_passed`) or whose contents it checks (`init_contents`), or an attribute the
-constructor made of it through such a method (`init_results`), a call the message says does
-not fit the signature, in Python's own words (`call_shape`), a read of a module's stack made
-where nothing pushed an item (`pushed_state`), a part of the value given that closes what no
-earlier part opened (`closed_unopened`), a protocol method of the user's object that
-returned what the package's call refuses (`hook_result`), a method that takes an item off
-the object's own stack called more often than the one that puts it there (`paired_calls`), a
-method of a stand-in the package makes only while unpickling an object (`unpickled`), an
-assignment the object's own validators refused (`own_validators`)."""
+the check refuses (`call_order`) or cleared the attribute it needs (`cleared_state`), or
+before one put it in the state it needs (`call_first`), a second call of a method that uses
+its object up (`single_use`), a second `with` block on an object entered, used or closed
+before (`reentry`), a class made through its constructor where its class methods make it
+(`private_init`), a switch of the public function that made the function that raises
+(`closure_switch`) or an argument of it the raising one reads (`closure_param`), a
+constructor's argument it hands to a private method that checks it (`init_passed`) or whose
+contents it checks (`init_contents`), or an attribute the constructor made of it through
+such a method (`init_results`), a call the message says does not fit the signature, in
+Python's own words (`call_shape`), a read of a module's stack made where nothing pushed an
+item (`pushed_state`), a part of the value given that closes what no earlier part opened
+(`closed_unopened`), a protocol method of the user's object that returned what the package's
+call refuses (`hook_result`), a method that takes an item off the object's own stack called
+more often than the one that puts it there (`paired_calls`), a method of a stand-in the
+package makes only while unpickling an object (`unpickled`), an assignment the object's own
+validators refused (`own_validators`)."""
 
 from __future__ import annotations
 
 from errdex.explain.call_first import first_call_solution
 from errdex.explain.call_order import made_with_solution, state_order_solution
 from errdex.explain.call_shape import call_shape_solution
+from errdex.explain.cleared_state import cleared_state_solution
 from errdex.explain.closed_unopened import closed_unopened_solution
 from errdex.explain.closure_param import closure_param_solution
 from errdex.explain.closure_switch import closure_switch_solution
@@ -42,7 +44,11 @@ from errdex.explain.unpickled import unpickled_solution
 
 def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[Solution]:
     """The ways out the user's own calls take, best first."""
-    order = state_order_solution(conditions, facts) or single_use_solution(conditions, facts)
+    order = (
+        state_order_solution(conditions, facts)
+        or cleared_state_solution(conditions, facts)
+        or single_use_solution(conditions, facts)
+    )
     found = [
         given_together_solution(conditions, facts),
         order,
