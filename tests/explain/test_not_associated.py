@@ -1,6 +1,7 @@
 """A message that says the user's object is not yet part of its holder (a column not in a
-table, an index on no table, a key with no column): the way out is to put it there first.
-A holder that is the program's own (a worker) names no declaration and gets nothing."""
+table, an index on no table, a key with no column, a record bound to no `Registry` the
+package hands out): the way out is to put it there first. A holder that is the program's
+own (a worker, a class no public path or only a deep one reaches) gets nothing."""
 
 from __future__ import annotations
 
@@ -12,7 +13,25 @@ from explain_samples import checks, first_way_out, indexed_package, offered, pag
 from errdex.store import Store
 
 FILES = {
-    "tables/__init__.py": "from tables.schema import Column, Key, Index\n",
+    "tables/__init__.py": "from tables.schema import Column, Key, Index, Record, Registry\n",
+    "tables/deep/__init__.py": '"""Internals."""\n',
+    "tables/deep/inner/__init__.py": '"""Internals."""\n',
+    "tables/deep/inner/pool.py": """
+        class Pool:
+            def __init__(self, size):
+                if size < 1:
+                    raise ValueError("size must be at least 1")
+                self.size = size
+
+
+        class Slot:
+            def __init__(self):
+                self.pool = None
+
+            def take(self):
+                if self.pool is None:
+                    raise RuntimeError("Slot is not bound to a Pool; take cannot proceed")
+        """,
     "tables/schema.py": """
         class InvalidRequest(Exception):
             pass
@@ -62,6 +81,33 @@ FILES = {
                     raise InvalidRequest("this session is not associated with a worker.")
 
 
+        class Registry:
+            def __init__(self, name):
+                if not name:
+                    raise InvalidRequest("a registry needs a name")
+                self.name = name
+
+            def add(self, record):
+                record.registry = self
+
+
+        class Record:
+            def __init__(self, key):
+                self.key = key
+                self.registry = None
+
+            def load(self, attribute):
+                if self.registry is None:
+                    raise InvalidRequest(
+                        "Parent record %s is not bound to a Registry; load of attribute '%s' "
+                        "cannot proceed" % (self.key, attribute)
+                    )
+
+            def step(self):
+                if self.registry is None:
+                    raise InvalidRequest("Record %s is not bound to a Scheduler." % self.key)
+
+
         class Request:
             def __init__(self, name):
                 self.name = name
@@ -103,15 +149,28 @@ def test_an_object_with_no_holder_of_its_own_gets_one_first(tables: Store) -> No
     )
 
 
+def test_an_object_bound_to_no_holder_the_package_hands_out_is_added_to_one(
+    tables: Store,
+) -> None:
+    assert _first(tables, "Parent record") == (
+        "Add the parent record the message names to a `Registry` first (`tables.Registry`), or "
+        "keep it in the one it came from until this call, then make the call that raised: the "
+        "message says “Parent record … is not bound to a Registry”."
+    )
+
+
 @pytest.mark.parametrize(
     "message",
     [
         "this session is not associated",
+        # bound to a class no public path reaches, or only one deep in the package
+        "Record ",
+        "Slot is not bound",
         # a holder named as a class is no kind of code the user declares by its capital
         "Request '",
     ],
 )
 def test_a_holder_of_the_program_s_own_is_no_declaration(tables: Store, message: str) -> None:
     page = page_with_message(tables, "tables", message)
-    assert not any(s.text.startswith("Associate") for s in page.solutions)
+    assert not any(s.text.startswith(("Associate", "Add")) for s in page.solutions)
     assert offered(page) == [] and checks(page), message  # nothing else either

@@ -48,6 +48,7 @@ from errdex.explain.named_mode import mode_knobs
 from errdex.explain.named_settings import typed_fields
 from errdex.explain.never_none import filled_default
 from errdex.explain.no_action import caught_by_callers
+from errdex.explain.not_associated import holder_names
 from errdex.explain.override_warning import override_warnings
 from errdex.explain.own_code import top_init_file
 from errdex.explain.page import Analysis, ConditionView, Page, VersionEntry
@@ -191,7 +192,7 @@ def _build_page(
     facts.handed = handed_callback(store, chosen, facts)
     facts.public_names = {
         name: path
-        for name in replacement_names(chosen)
+        for name in (*replacement_names(chosen), *holder_names(chosen))
         if (path := store.public_path_of(chosen.version_id, name)) is not None
     }
     pinned = pin_label(record, chosen.revision)

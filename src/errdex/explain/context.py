@@ -245,7 +245,9 @@ class Facts:
     # (`explain/never_none.py`): the check cannot fail
     filled: FilledDefault | None = None
     # the public paths of the names a deprecation's message calls in the replacement it
-    # names (`WSGITransport` → `httpx.WSGITransport`), read from the store by the page
+    # names (`WSGITransport` → `httpx.WSGITransport`), or the class a message says the
+    # object is not bound to (`Session`: `not_associated.holder_names`), read from the store
+    # by the page
     public_names: dict[str, str] = field(default_factory=dict)
     # `config.method()` of a condition → the expression on the object's fields it returns,
     # for an object behind a JSON-valued flag (`explain/returned_fields.py`; needs the store)
