@@ -8,19 +8,36 @@ whose message no text explains finds them.
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import Protocol
 
-from errdex.facts import ErrorSite
 from errdex.lazy_re import lazy_compile
 
-__all__ = ["SETTABLE_MARK", "settable_key", "settable_text"]
+__all__ = ["SETTABLE_MARK", "Argument", "settable_key", "settable_text"]
 
 # Marks, among a search text's exception names, the class of a raise whose text is settable.
 SETTABLE_MARK = "errdexsettable_"
 _MESSAGE_KEYWORDS = frozenset({"msg", "message", "detail", "reason", "text", "description"})
 
 
-def settable_text(site: ErrorSite) -> str | None:
+class Argument(Protocol):
+    """What of a call's argument (an `Arg`) is read."""
+
+    @property
+    def source(self) -> str: ...
+    @property
+    def name(self) -> str | None: ...
+
+
+class _Raise(Protocol):
+    """What of a site (an `ErrorSite`, or the part a store's writer decodes) is read."""
+
+    @property
+    def args(self) -> Sequence[Argument]: ...
+
+
+def settable_text(site: _Raise) -> str | None:
     """The source of the text a user may set in place of the site's written one
     (`self.invalid_value_message` of `self.invalid_value_message or gettext("...")`), or
     None when the message is not chosen that way."""

@@ -33,16 +33,17 @@ from errdex.store.base import VersionStats
 from errdex.store.contents import PackedFiles
 from errdex.store.function_parts import SplitChunk, split_chunks
 from errdex.store.writing import CHUNK
+from errdex.store.written import WrittenSite
 
 _ENCODER = msgspec.msgpack.Encoder()
 # A chunk is a msgpack array of the parts of functions not sent before (`function_parts`:
 # number, encoding), one of the sites without them and one of the numbers of their parts,
-# each encoded as the store keeps it: the child reads each site and keeps its own bytes, rather
-# than encode it again.
+# each encoded as the store keeps it: the child reads of each site what its rows need
+# (`WrittenSite`) and keeps its own bytes, rather than encode it again.
 _CHUNK_DECODER = msgspec.msgpack.Decoder(
     tuple[list[tuple[int, msgspec.Raw]], list[msgspec.Raw], list[int | None]]
 )
-_SITE_DECODER = msgspec.msgpack.Decoder(IndexedSite)
+_SITE_DECODER = msgspec.msgpack.Decoder(WrittenSite)
 _END = b""  # after the last chunk: commit
 _ABORT = b"\x00"  # the caller failed: roll back (not a msgpack list)
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 import msgspec
 
 from errdex.linked_facts import CallerLink, IndexedSite
+from errdex.store.written import SiteRow
 
 ENCODER = msgspec.msgpack.Encoder()
 
@@ -35,10 +36,11 @@ _DECODER = msgspec.msgpack.Decoder(FunctionParts)
 class SplitChunk(NamedTuple):
     """A chunk of a version's sites as the store writes them: the parts not written
     before (number, encoding); the sites without their parts, with the number of each
-    one's part (None: it has none); and the sites' encodings, when made already."""
+    one's part (None: it has none); and the sites' encodings, when made already (a site
+    that comes with its encoding may be one decoded in part: `written.WrittenSite`)."""
 
     parts: list[tuple[int, bytes]]
-    sites: list[IndexedSite]
+    sites: Sequence[SiteRow]
     numbers: list[int | None]
     encoded: list[bytes] | None = None
 

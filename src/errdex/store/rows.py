@@ -21,6 +21,7 @@ from errdex.sources.base import EntryPoint, Pin, VersionInfo
 from errdex.store.base import Neighbour, StoredSite, VersionStats
 from errdex.store.contents import pack_names
 from errdex.store.function_parts import joined
+from errdex.store.written import SiteRow
 
 ENCODER = msgspec.msgpack.Encoder()
 DECODER = msgspec.msgpack.Decoder(IndexedSite)
@@ -94,14 +95,14 @@ def decode_scripts(raw: str | None) -> tuple[EntryPoint, ...]:
     return tuple(EntryPoint(group=g, name=n, target=t) for g, n, t in rows)
 
 
-def exception_name(site: IndexedSite) -> str | None:
+def exception_name(site: SiteRow) -> str | None:
     """The exception as resolved by the linker, else as written at the site."""
     if site.exception is not None:
         return site.exception.qualname
     return site.site.exception
 
 
-def error_columns(site: IndexedSite) -> tuple[str, str | None, str | None, str, str]:
+def error_columns(site: SiteRow) -> tuple[str, str | None, str | None, str, str]:
     """An error identity's columns after its id and project: kind, exception, template,
     module, function."""
     error = site.site
@@ -110,10 +111,11 @@ def error_columns(site: IndexedSite) -> tuple[str, str | None, str | None, str, 
 
 
 def site_columns(
-    site: IndexedSite, data: bytes | None = None
+    site: SiteRow, data: bytes | None = None
 ) -> tuple[str, int, int, str, str, str | None, str | None, bytes]:
     """A site's own columns: file, line, end_line, function, kind, exception, message, data
-    (the msgpack-encoded site: `data` when the caller has it already)."""
+    (the msgpack-encoded site: `data` when the caller has it already, as it always has for a
+    site decoded in part, `written.WrittenSite`)."""
     error = site.site
     message = error.message.text if error.message is not None else None
     return (
@@ -128,7 +130,7 @@ def site_columns(
     )
 
 
-def search_fields(site: IndexedSite) -> tuple[str, str, str]:
+def search_fields(site: SiteRow) -> tuple[str, str, str]:
     """What full-text search indexes: message literals, the literals of reasons and of the
     texts a user sees (those with words of their own), exception names."""
     message = site.site.message.literal_text if site.site.message else ""
@@ -179,7 +181,7 @@ def text_key(text: tuple[str, str, str]) -> str:
     return hashlib.blake2b("\x1f".join(text).encode("utf-8"), digest_size=12).hexdigest()
 
 
-def referenced_files(site: IndexedSite) -> Iterable[str]:
+def referenced_files(site: SiteRow) -> Iterable[str]:
     """Files a page about the site may quote: its own, its variants', its exception's."""
     yield site.file
     for variant in site.site.variants:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
 from errdex.store.rows import referenced_files
+from errdex.store.written import SiteRow
 
 
 class WriteTally:
@@ -20,7 +20,7 @@ class WriteTally:
         self.error_ids: set[str] = set()
         self.wanted: set[str] = set()  # files the sites refer to
 
-    def add(self, site: IndexedSite) -> None:
+    def add(self, site: SiteRow) -> None:
         self.kinds[site.site.kind.value] += 1
         self.error_ids.add(site.id)
         self.wanted.update(referenced_files(site))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 import msgspec
@@ -24,6 +24,7 @@ from errdex.store.rows import (
     version_columns,
 )
 from errdex.store.tally import WriteTally
+from errdex.store.written import SiteRow
 
 # Sites per executemany batch, and per message to a version's writer process (`aside`):
 # what is left to write once the last site is made is one chunk.
@@ -232,7 +233,7 @@ class _SiteWriter:
         self.conn.executemany("INSERT INTO search_docs (id, key) VALUES (?, ?)", docs)
         self.conn.executemany(_INSERT_TEXT, rows)
 
-    def _add_errors(self, chunk: list[IndexedSite]) -> None:
+    def _add_errors(self, chunk: Sequence[SiteRow]) -> None:
         """Record the identities not seen before (the first version holding them wins)."""
         new = {site.id: site for site in chunk if site.id not in self.tally.error_ids}
         rows = [

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 
-from errdex.linked_facts import IndexedSite
 from errdex.store.contents import compress
 from errdex.store.postgres.connect import RawConnection, text_array
 from errdex.store.postgres.textsearch import document
 from errdex.store.rows import error_columns
+from errdex.store.written import SiteRow
 
 TOTAL = ""  # the search_vocab row that counts every text
 
@@ -47,7 +47,7 @@ _COUNT_WORDS = """
 """
 
 
-def add_errors(conn: RawConnection, project_id: int, errors: Mapping[str, IndexedSite]) -> None:
+def add_errors(conn: RawConnection, project_id: int, errors: Mapping[str, SiteRow]) -> None:
     """Record the identities not seen before (the first version holding them wins).
 
     Identities are never dropped, so none needs a lock.

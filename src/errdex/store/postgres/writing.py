@@ -25,6 +25,7 @@ from errdex.store.postgres import shared
 from errdex.store.postgres.connect import RawConnection, pg_text
 from errdex.store.rows import search_fields, site_columns, text_key, version_columns
 from errdex.store.tally import WriteTally
+from errdex.store.written import SiteRow
 
 CHUNK = 2_000  # sites per COPY batch
 # A write of this many sites, and a tenth of the table or more, refreshes the planner's
@@ -187,7 +188,7 @@ class _SiteWriter:
         self.conn = conn
         self.version_id = version_id
         self.tally = WriteTally()
-        self.errors: dict[str, IndexedSite] = {}  # error id → its first site
+        self.errors: dict[str, SiteRow] = {}  # error id → its first site
         self.texts: dict[str, tuple[str, str, str]] = {}  # search text key → the text
 
     def write(self, split: SplitChunk) -> None:
