@@ -460,6 +460,9 @@ class PropertyFact(msgspec.Struct, frozen=True, gc=False):
     env_reads: tuple[str, ...] = ()  # environment variables it reads itself
     returns_env: tuple[str, ...] = ()  # those whose value it returns unchanged
     method: bool = False  # a method called for the value (a getter), not a property
+    # with `method`: it returns `self.<returns[0]>.get(key, default)`, the key and the
+    # default its parameters (`calls.key_getter_fact`), not the attribute itself
+    gets_key: bool = False
 
 
 class EnvRead(msgspec.Struct, frozen=True, gc=False):

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 from explain_samples import indexed_package, page_with_message
 
+from errdex.explain.build import build_page
 from errdex.store import Store
 
 LAB = {
@@ -114,3 +115,86 @@ def test_a_setting_the_code_keeps_is_not_said_to_be_turned_off(passes: Store) ->
     # nothing turns `fuse_norm` off after its warning: no such claim
     page = page_with_message(passes, "passes", "Norm fusion enabled")
     assert not any("Do not turn on" in s.text for s in page.solutions), page.solutions
+
+
+# the same class as a section of the object `--compilation-config` takes as JSON
+HELD = {
+    **PASSES,
+    "passes/config/compilation.py": PASSES["passes/config/compilation.py"]
+    + """
+
+        @dataclass
+        class CompilationConfig:
+            pass_config: PassConfig = None
+            splitting_ops: list | None = None
+
+            def set_splitting_ops(self):
+                if self.pass_config.fuse_norm and self.splitting_ops is None:
+                    self.set_splitting_ops_for_fusion()
+
+            def set_splitting_ops_for_fusion(self):
+                assert self.pass_config.fuse_norm
+                self.splitting_ops = []
+
+            def check_norm(self):
+                if not self.pass_config.fuse_norm:
+                    raise ValueError("norm fusion is off")
+        """,
+    "passes/config/args.py": """
+        from dataclasses import dataclass
+
+        from passes.config.compilation import CompilationConfig
+
+
+        @dataclass
+        class EngineArgs:
+            compilation_config: CompilationConfig | None = None
+
+            @staticmethod
+            def add_cli_args(parser):
+                parser.add_argument("--compilation-config", type=str)
+                return parser
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def held(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("held"), "passes", HELD)
+
+
+def test_a_setting_turned_off_is_said_as_the_key_of_the_flags_json(held: Store) -> None:
+    # the user turns it on as a key of `pass_config` in the JSON of `--compilation-config`:
+    # the page says that key, once (not beside a plain "Change ..." of the same key)
+    page = page_with_message(held, "passes", "Padding fusion enabled")
+    first = page.solutions[0]
+    assert first.text.startswith(
+        "Leave `fuse_padding` out of `pass_config` in the JSON of `--compilation-config`, "
+        "or set it to `false`, on this machine"
+    ), page.solutions
+    assert "(line 17)" in first.text, first
+    assert first.knob == "--compilation-config", first
+    assert not any(s.knob == first.knob for s in page.solutions[1:]), page.solutions
+    assert page.solutions[1].text.startswith("Run it on Linux"), page.solutions
+
+
+def test_a_sections_key_the_class_reads_is_said_as_the_key_of_the_flags_json(
+    held: Store,
+) -> None:
+    # `self.pass_config.fuse_norm` in the class whose object `--compilation-config` takes
+    page = page_with_message(held, "passes", "norm fusion is off")
+    assert [s.knob for s in page.solutions] == ["--compilation-config"], page.solutions
+    assert "`fuse_norm` in `pass_config` in the JSON of `--compilation-config`" in (
+        page.solutions[0].text
+    ), page.solutions
+
+
+def test_an_assert_every_caller_tests_first_has_no_way_out(held: Store) -> None:
+    # the one caller calls it only when `self.pass_config.fuse_norm` holds: turning the
+    # key on says only what the caller tests already
+    page = next(
+        build_page(held, s.id)
+        for s in held.list_sites()
+        if s.site.function.endswith("set_splitting_ops_for_fusion")
+    )
+    assert not page.solutions, page.solutions

@@ -56,3 +56,38 @@ def test_getters_of_a_configuration_class() -> None:
     resolve = getters["AttentionConfig.resolve_indexer_kv_dtype"]
     assert set(resolve.returns) == {"default", "self.indexer_kv_dtype"}
     assert getters["AttentionConfig.nested"].returns == ("self.block",)
+
+
+KEY_GETTERS = textwrap.dedent(
+    """
+    class TransferConfig:
+        extra_config: dict = {}
+
+        def get_from_extra_config(self, key, default):
+            \"\"\"One key of the extra config.\"\"\"
+            return self.extra_config.get(key, default)
+
+        def get_key(self, key):
+            return self.extra_config.get(key)
+
+        def get_swapped(self, key, default):
+            return self.extra_config.get(default, key)
+
+        def get_of_another(self, key, default):
+            return self.helper.extra.get(key, default)
+
+        def get_and_log(self, key, default):
+            log(key)
+            return self.extra_config.get(key, default)
+    """
+)
+
+
+def test_key_getters_of_a_configuration_class() -> None:
+    # a method whose body returns `self.<dict>.get(key, default)` of its own parameters
+    facts = extract_file("pkg/config.py", KEY_GETTERS.encode())
+    found = {p.qualname: p.returns for p in facts.properties if p.gets_key}
+    assert found == {
+        "TransferConfig.get_from_extra_config": ("self.extra_config",),
+        "TransferConfig.get_key": ("self.extra_config",),
+    }

@@ -341,3 +341,56 @@ def test_a_key_of_a_dict_on_an_object_a_constructor_copied_onto_self_is_that_key
 def link_all(files: dict[str, str]) -> list[IndexedSite]:
     facts = [extract_file(path, textwrap.dedent(text).encode()) for path, text in files.items()]
     return link_version("demo", facts)
+
+
+GETTER_ARGS = DICT_ARGS.replace(
+    "extra_config: dict[str, Any] = field(default_factory=dict)\n",
+    "extra_config: dict[str, Any] = field(default_factory=dict)\n\n"
+    "            def get_from_extra_config(self, key, default):\n"
+    '                """One key of the extra config."""\n'
+    "                return self.extra_config.get(key, default)\n\n"
+    "            def get_connector(self, key, default):\n"
+    "                return self.settings().get(key, default)\n",
+)
+
+GETTERS = {
+    "eng/args.py": GETTER_ARGS,
+    "eng/worker.py": """
+        class Worker:
+            def __init__(self, vllm_config):
+                self.transfer_config = vllm_config.transfer_config
+                self.enforce = self.transfer_config.get_from_extra_config("enforce_compat", True)
+
+            def handshake(self, remote, local):
+                if self.enforce and remote != local:
+                    raise RuntimeError("compatibility hashes differ")
+
+
+        def address(vllm_config):
+            addr = vllm_config.transfer_config.get_from_extra_config("server_address", None)
+            if addr is not None and ":" not in addr:
+                raise ValueError("the address names no port")
+
+
+        def other(vllm_config):
+            name = vllm_config.transfer_config.get_connector("name", None)
+            if name is not None:
+                raise ValueError("a connector named")
+        """,
+}
+
+
+def test_a_key_a_config_getter_reads_of_its_dict_is_that_key_in_the_flags_json() -> None:
+    # `get_from_extra_config("k", d)` returns `self.extra_config.get(key, default)`: the
+    # key `k` of `extra_config` in `--transfer-config`'s JSON, kept on `self` or a local
+    sites = link(GETTERS)
+    for message, behind, key, default in (
+        ("compatibility hashes differ", "self.enforce", "enforce_compat", "True"),
+        ("the address names no port", "addr", "server_address", "None"),
+    ):
+        knobs = [k for k in sites[message].knobs if k.behind == behind]
+        assert [(k.name, k.json_key, k.dict_key, k.dict_default) for k in knobs] == [
+            ("--transfer-config", "extra_config", key, default)
+        ], sites[message].knobs
+    # a method reading a dict of another call's result is no key getter
+    assert not any(k.dict_key for k in sites["a connector named"].knobs)

@@ -86,3 +86,91 @@ def test_state_of_a_section_or_a_section_with_its_own_flag_is_no_nested_key() ->
     knobs = sites["a short window"].knobs
     assert not any(k.dict_key for k in knobs), knobs
     assert [k.name for k in knobs] == ["--eplb-config"], knobs
+
+
+OWN = {
+    "eng/args.py": """
+    from dataclasses import dataclass, field
+
+
+    @dataclass
+    class ShapesConfig:
+        kind: str = "backed"
+        evaluate_guards: bool = False
+
+        def __post_init__(self):
+            if self.evaluate_guards and self.kind == "unbacked":
+                raise ValueError("guards of unbacked shapes")
+
+
+    @dataclass
+    class PrefetchConfig:
+        group_size: int = 0
+        num_in_group: int = 1
+
+
+    @dataclass
+    class SharedConfig:
+        width: int = 0
+
+        def __post_init__(self):
+            if self.width < 0:
+                raise ValueError("a negative width")
+
+
+    @dataclass
+    class CompilationConfig:
+        shapes_config: ShapesConfig = field(default_factory=ShapesConfig)
+        shared_config: SharedConfig = field(default_factory=SharedConfig)
+
+        def check(self):
+            if self.shapes_config.evaluate_guards:
+                raise ValueError("guards asked for")
+
+
+    @dataclass
+    class OffloadConfig:
+        prefetch: PrefetchConfig = field(default_factory=PrefetchConfig)
+        shared_config: SharedConfig = field(default_factory=SharedConfig)
+
+        def check(self):
+            if self.prefetch.num_in_group > self.prefetch.group_size:
+                raise ValueError("more in a group than its size")
+
+
+    @dataclass
+    class EngineArgs:
+        compilation_config: CompilationConfig | None = None
+        group_size: int = PrefetchConfig.group_size
+        num_in_group: int = PrefetchConfig.num_in_group
+
+        @staticmethod
+        def add_cli_args(parser):
+            parser.add_argument("--compilation-config", type=str)
+            return parser
+    """,
+}
+
+
+def test_a_sections_own_key_is_nested_under_the_section_of_the_flags_json() -> None:
+    # `self.x` in the section's class, `self.section.x` in the class holding it: the key
+    # the user writes under the section in `--compilation-config`'s JSON
+    sites = link(OWN)
+    for message in ("guards of unbacked shapes", "guards asked for"):
+        knobs = [k for k in sites[message].knobs if k.name == "--compilation-config"]
+        found = {(k.json_key, k.dict_key, k.key_default) for k in knobs}
+        assert ("shapes_config", "evaluate_guards", "False") in found, sites[message].knobs
+        assert all("section `shapes_config`" in (k.via or "") for k in knobs), knobs
+
+
+def test_a_section_of_a_class_no_json_flag_takes_is_no_key() -> None:
+    # `OffloadConfig` is no flag's JSON object: its section's keys are written by plain
+    # flags of other names (`group_size: int = PrefetchConfig.group_size`), not matched here
+    knobs = link(OWN)["more in a group than its size"].knobs
+    assert not any(k.dict_key for k in knobs), knobs
+
+
+def test_a_class_held_as_a_section_by_two_classes_is_no_key_of_either() -> None:
+    # `SharedConfig` is a section of the compilation config and of the offload config:
+    # which object the check's is, the code does not say
+    assert not link(OWN)["a negative width"].knobs

@@ -165,7 +165,9 @@ from errdex.explain.value_picked import value_picked_solution
 from errdex.explain.visited_object import visited_object_solution
 from errdex.explain.waiting_branch import waits_instead
 from errdex.extract.conditions import negate
+from errdex.extract.shapes import and_parts
 from errdex.facts import BRANCH_KINDS, Condition, ConditionKind, SiteKind
+from errdex.link.callers import MAX_PER_LEVEL
 from errdex.link.expression_texts import parse_expression
 
 MAX_SOLUTIONS = 8
@@ -289,8 +291,45 @@ def ways_out(facts: Facts) -> list[ConditionView]:
 def solutions(facts: Facts) -> list[Solution]:
     """The ways out, best first; worked out once per page (the prose reads them too)."""
     if facts.solved is None:
-        facts.solved = _solutions(facts)
+        facts.solved = [s for s in _solutions(facts) if not _ruled_out_by_callers(s, facts)]
     return facts.solved
+
+
+def _ruled_out_by_callers(solution: Solution, facts: Facts) -> bool:
+    """Whether a way out through a key of a flag's JSON turns a condition of an `assert`
+    that every caller the index knows (a method of the site's class) has already made
+    false, testing the assert's own test in the `if` the call sits under (`if
+    self.pass_config.fuse_attn_quant and ...: self.set_splitting_ops_for_attn_fusion()`,
+    whose first line is `assert self.pass_config.fuse_attn_quant`): the check never fails
+    from them, and the key only says what the caller tests already."""
+    site = facts.stored.site
+    if site.kind != SiteKind.ASSERT or solution.kind != "setting" or not solution.condition:
+        return False
+    direct = facts.caller_guards
+    if not direct or len(direct) >= MAX_PER_LEVEL or "." not in site.function:
+        return False
+    # a key of a flag's JSON only: a plain flag's way out is what the page's example fix
+    # and its notes (a deprecated flag's successor) are built from, and stays as it was
+    behind = [k.behind for k in facts.knobs if k.name == solution.knob and k.behind and k.json_key]
+    if not any(_reads(solution.condition, b) for b in behind):
+        return False
+    turned = parse_expression(solution.condition)
+    if turned is None:
+        return False
+    wanted = ast.dump(negate(turned))
+    owner = site.function.rpartition(".")[0]
+    for caller, guard in direct:
+        if not caller.guard_known or caller.function.rpartition(".")[0] != owner:
+            return False
+        parts = [
+            ast.dump(part)
+            for view in guard
+            if view.holds and (test := parse_expression(view.test)) is not None
+            for part in and_parts(test)
+        ]
+        if wanted not in parts:
+            return False
+    return True
 
 
 def _solutions(facts: Facts) -> list[Solution]:
@@ -527,6 +566,9 @@ def _solutions(facts: Facts) -> list[Solution]:
         required_said = True
     advised = said.any or required_said
     turned = turned_off_solution(facts)
+    if turned is not None and turned.knob is not None:
+        # said as the flag's key, it takes the place of the plain way through that key
+        found.items = [i for i in found.items if not _turns_same(i.solution, turned)]
     if turned is not None and all(i.solution.condition != turned.condition for i in found.items):
         # the user's setting the code turns off on this machine: leaving it off is theirs
         found.add(turned, rank=advised_rank(turned))
@@ -693,6 +735,20 @@ def _solutions(facts: Facts) -> list[Solution]:
         without_own_code_fix(with_reached_fix(with_fix(s, facts), facts), facts)
         for s in kept[:MAX_SOLUTIONS]
     ]
+
+
+def _turns_same(solution: Solution, turned: Solution) -> bool:
+    """Whether `solution` is the plain way through the flag `turned` names, for the
+    setting `turned` tests (its condition reads `turned.condition`, `self.X`)."""
+    if solution is turned or solution.knob != turned.knob or turned.condition is None:
+        return False
+    pattern = rf"(?<![\w.]){re.escape(turned.condition)}(?!\w)"
+    return re.search(pattern, solution.condition or "") is not None
+
+
+def _reads(text: str, name: str) -> bool:
+    """Whether `text` reads the dotted name `name` (not a longer name ending in it)."""
+    return re.search(rf"(?<![\w.]){re.escape(name)}(?![\w(])", text) is not None
 
 
 def _with_gated_paths(kept: list[Solution], facts: Facts) -> list[Solution]:

@@ -21,10 +21,10 @@ import ast
 
 from errdex.explain.context import Facts
 from errdex.explain.environment import machine_words
-from errdex.explain.page import Solution
+from errdex.explain.page import Knob, Solution
 from errdex.extract.conditions import negate
 from errdex.extract.shapes import self_attribute
-from errdex.facts import SiteKind
+from errdex.facts import KnobKind, SiteKind
 
 _WARNINGS = frozenset({SiteKind.LOG, SiteKind.WARN})
 
@@ -55,17 +55,40 @@ def turned_off_solution(facts: Facts) -> Solution | None:
     off = _turned_off_at(guard, name, site.line)
     if off is None:
         return None
+    why = (
+        f"the check at line {guard.lineno} tests it together with the machine, and the code "
+        f"turns it off itself right after this warning (line {off}), so what it turns on does "
+        "not run here either way."
+    )
+    knob = _json_key_knob(facts, name)
+    if knob is not None:
+        # the key as the user writes it: in the JSON of the flag whose object holds it
+        key, where = f"`{knob.json_key}`", f"the JSON of `{knob.name}`"
+        if knob.dict_key is not None:
+            key, where = f"`{knob.dict_key}`", f"`{knob.json_key}` in {where}"
+        return Solution(
+            text=f"Leave {key} out of {where}, or set it to `false`, on this machine: {why}",
+            knob=knob.name,
+            kind="setting",
+            condition=f"self.{name}",
+        )
     owner = site.function.split(".")[-2]
     return Solution(
-        text=(
-            f"Do not turn on `{name}` of `{owner}` on this machine (leave it False): the check at "
-            f"line {guard.lineno} tests it together with the machine, and the code turns it off "
-            f"itself right after this warning (line {off}), so what it turns on does not run "
-            "here either way."
-        ),
+        text=f"Do not turn on `{name}` of `{owner}` on this machine (leave it False): {why}",
         kind="input",
         condition=f"self.{name}",
     )
+
+
+def _json_key_knob(facts: Facts, name: str) -> Knob | None:
+    """The JSON-valued flag whose object's key (or a section's key) `self.<name>` is, when
+    the site's knobs hold one: the user turns the setting on there."""
+    for knob in facts.knobs:
+        if knob.kind != KnobKind.FLAG or knob.behind != f"self.{name}":
+            continue
+        if (knob.dict_key or knob.json_key) == name:
+            return knob
+    return None
 
 
 def _guard_of(function: ast.FunctionDef, line: int) -> ast.If | None:

@@ -62,7 +62,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "118-held-dicts-through-locals"
+EXTRACTOR_VERSION = "119-key-getters"
 
 __all__ = [
     "EXTRACTOR_VERSION",

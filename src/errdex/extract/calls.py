@@ -193,6 +193,47 @@ def getter_fact(stmt: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> 
     )
 
 
+def key_getter_fact(
+    stmt: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str
+) -> PropertyFact | None:
+    """A method whose whole body returns one key of a dict its object holds, the key and
+    the default its own parameters (`def get_from_extra_config(self, key, default): return
+    self.kv_connector_extra_config.get(key, default)`): a call of it with a literal key
+    reads that key of the dict as `.get` would (`PropertyFact.gets_key`); None for any
+    other method."""
+    args = stmt.args
+    params = [a.arg for a in (*args.posonlyargs, *args.args)]
+    # the docstring aside
+    body = [
+        s for s in stmt.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+    ]
+    if len(params) not in (2, 3) or params[0] != "self" or _bound_elsewhere(stmt):
+        return None
+    if len(body) != 1 or not isinstance(body[0], ast.Return):
+        return None
+    call = body[0].value
+    if not (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr == "get"
+        and not call.keywords
+        and [a.id if isinstance(a, ast.Name) else None for a in call.args] == params[1:]
+    ):
+        return None
+    held = dotted_name(call.func.value) if isinstance(call.func.value, NAME_OR_ATTRIBUTE) else None
+    root, _, attr = (held or "").partition(".")
+    if root != "self" or not attr.isidentifier():
+        return None  # a dict of another object, or of one of its attributes
+    return PropertyFact(
+        qualname=qualname,
+        line=stmt.lineno,
+        end_line=stmt.end_lineno or stmt.lineno,
+        returns=(held or "",),
+        method=True,
+        gets_key=True,
+    )
+
+
 def _bound_elsewhere(stmt: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether the method is a class or static method (its first parameter no instance)."""
     return any(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from errdex.extract.attr_classes import attribute_classes
-from errdex.extract.calls import getter_fact, is_property, property_fact
+from errdex.extract.calls import getter_fact, is_property, key_getter_fact, property_fact
 from errdex.extract.conditions import dotted_name, walk
 from errdex.extract.config_sections import required_keys, section_keys
 from errdex.extract.docs import DOC_OF, attribute_docs
@@ -133,7 +133,9 @@ class DefinitionRecorder:
         elif scope.class_name is not None and not scope.is_function:
             if is_property(stmt):
                 self.properties.append(property_fact(stmt, qualname))
-            elif scope.class_name.endswith("Config") and (getter := getter_fact(stmt, qualname)):
+            elif scope.class_name.endswith("Config") and (
+                getter := getter_fact(stmt, qualname) or key_getter_fact(stmt, qualname)
+            ):
                 self.properties.append(getter)
 
     def function_walked(

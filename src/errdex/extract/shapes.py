@@ -247,7 +247,10 @@ def copied_key(value: ast.expr, dicts: Mapping[str, str]) -> str | None:
     elif (
         isinstance(value, ast.Call)
         and isinstance(value.func, ast.Attribute)
-        and value.func.attr in ("get", "pop")
+        # `get`/`pop` of the dict, or a getter of the object holding it with the key as its
+        # argument (`cfg.get_from_extra_config("k", True)`: the linker knows which method
+        # returns which dict's key, `PropertyFact.gets_key`)
+        and (value.func.attr in ("get", "pop") or value.func.attr.startswith("get_"))
         and 1 <= len(value.args) <= 2
         and not value.keywords
     ):

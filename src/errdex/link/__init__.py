@@ -72,7 +72,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "119-copied-roots"
+LINKER_VERSION = "120-section-keys-of-json-objects"
 
 
 def link_version(

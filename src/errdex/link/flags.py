@@ -83,6 +83,8 @@ class FlagIndex:
         self._defaulting: dict[str, list[str]] | None = None
         self._matched: dict[tuple[str, str, str, str | None, str | None], KnobLink | None] = {}
         self._settings: dict[str, str | None] | None = None  # built when first asked
+        # a section's class → the classes holding it and their key (built when first asked)
+        self._holders: dict[str, list[tuple[str, str]]] | None = None
         for facts in files:
             if facts.error is not None:
                 continue
@@ -619,6 +621,76 @@ class FlagIndex:
             via=f"{via}; {knob.via}" if knob.via else via,
             key_default=self._yes_no_default(owner, name),
         )
+
+    def section_key(self, dotted: str, class_name: str | None) -> list[KnobLink]:
+        """`self.key` read in `PassConfig`, the class of the section `pass_config` of the
+        object `--compilation-config` takes (`pass_config: PassConfig` in
+        `CompilationConfig`), or `self.pass_config.key` read in `CompilationConfig`: that
+        flag, with the section as its key and `key` nested under it (`{"pass_config":
+        {"fuse_act_padding": false}}`), as `_section_key` gives `compilation_config.
+        pass_config.key`. Nothing for a class held as a section by no class or by several
+        (its object may be any of theirs), for a section of a class no JSON-valued flag
+        takes (`VllmConfig`'s, whose fields plain flags write under other names: those
+        are matched by name where they are read), nor for a name the section's
+        constructor does not take (state the program fills in)."""
+        parts = dotted.split(".")
+        if class_name is None or parts[0] not in OWN_OBJECT or len(parts) not in (2, 3):
+            return []
+        owner = class_name.rsplit(".", 1)[-1]
+        key = parts[-1]
+        if len(parts) == 3:
+            inner = self._sections.get(owner, {}).get(parts[1])
+            holders = [(owner, parts[1])] if inner is not None else []
+        else:
+            inner, holders = owner, self._section_holders().get(owner, [])
+        if inner is None or len(holders) != 1 or not self.user_key(key):
+            return []
+        if key not in self._keys.get(inner, ()):
+            return []
+        holder, section = holders[0]
+        outer = self._json_holder(holder)
+        knob = self.flag(["args", outer], outer, None) if outer is not None else None
+        if knob is None:
+            return []
+        via = f"`{key}` is a key of the section `{section}` (`{inner}`) of `{knob.name}`'s JSON"
+        return [
+            msgspec.structs.replace(
+                knob,
+                behind=dotted,
+                via=f"{via}; {knob.via}" if knob.via else via,
+                json_key=section,
+                dict_key=key,
+                key_default=self._yes_no_default(inner, key),
+            )
+        ]
+
+    def _json_holder(self, holder: str) -> str | None:
+        """The JSON-valued field whose object is of the class `holder`
+        (`compilation_config` for `CompilationConfig`), or None."""
+        outer = object_name(holder)
+        if not self._json_flag_field(outer) or self._object_class(outer) != holder:
+            return None
+        return outer
+
+    def section_names(self) -> frozenset[str]:
+        """The keys that are sections of the object a JSON-valued flag takes
+        (`pass_config` of `CompilationConfig`): what `section_key` can match
+        `self.<section>.key` by."""
+        return frozenset(
+            key
+            for holder, sections in self._sections.items()
+            if self._json_holder(holder) is not None
+            for key in sections
+        )
+
+    def _section_holders(self) -> dict[str, list[tuple[str, str]]]:
+        """A section's class → each (configuration class, key) declaring a key of it."""
+        if self._holders is None:
+            self._holders = {}
+            for holder, sections in self._sections.items():
+                for section, inner in sections.items():
+                    self._holders.setdefault(inner, []).append((holder, section))
+        return self._holders
 
     def _generated_field(
         self, name: str, first: tuple[str, str, str, int]

@@ -71,6 +71,10 @@ class KnobIndex:
         # (the object a configuration class is named for, a method) → the methods of that
         # name returning one of the object's keys: `attention_config.resolve_indexer_kv_dtype`
         self._getters: dict[tuple[str, str], list[PropertyFact]] = {}
+        # a configuration class's method returning one key of a dict it holds, by the
+        # method's name → (the object the class is named for, the dict): `kv_transfer_config.
+        # get_from_extra_config("k", d)` reads `kv_transfer_config.kv_connector_extra_config`
+        self._key_getters: dict[str, list[tuple[str, str]]] = {}
         for facts in files:
             if facts.error is not None:
                 continue
@@ -79,6 +83,11 @@ class KnobIndex:
                 receiver = receiver_name(attr_set.target, attr_set.class_name)
                 self._sets_of.setdefault(receiver, []).append((attr_set, facts))
             for prop in facts.properties:
+                if prop.gets_key:
+                    owner, _, attr = prop.qualname.rpartition(".")
+                    held = prop.returns[0].partition(".")[2] if prop.returns else ""
+                    self._key_getters.setdefault(attr, []).append((object_name(owner), held))
+                    continue
                 if prop.method:
                     owner, _, attr = prop.qualname.rpartition(".")
                     key = (object_name(owner), attr)
@@ -95,6 +104,7 @@ class KnobIndex:
         # The quick "no setting": the last names (and the objects they are read of) some
         # source can match a dotted name by; most names a condition reads are none of them
         self._own_attributes, self._attributes, self._receivers = self._matchable()
+        self._sections = self.flags.section_names()
         # The index never changes once built, and sites of one function (and functions of
         # one class) ask about the same names again and again: each is resolved once.
         self._resolved: dict[_ResolveKey, tuple[KnobLink, ...]] = {}
@@ -131,6 +141,8 @@ class KnobIndex:
             return False
         if root in OWN_OBJECT and len(parts) == 2:
             return parts[1] not in self._own_attributes
+        if root in OWN_OBJECT and len(parts) == 3 and parts[1] in self._sections:
+            return False  # a key of a section of the class's object (`self.pass_config.x`)
         return (
             parts[-1] not in self._attributes
             and parts[-2] not in self._receivers
@@ -416,6 +428,10 @@ class KnobIndex:
         if flag is not None and own is None:
             return [flag]
         found = [k for k in (flag, own) if k is not None]
+        if not found:
+            # a key of a configuration class that is a section of another's object:
+            # `self.key` in `PassConfig`, `self.pass_config.key` in `CompilationConfig`
+            found = self.flags.section_key(dotted, class_name)
         if len(parts) < 2 or depth >= 2:
             return found
         if not found and parts[-2] not in OWN_OBJECT:
@@ -451,9 +467,11 @@ class KnobIndex:
         if value is None or value == dotted:
             return []
         via = f"`{dotted}` is `{value}` (set in `{class_name}.__init__`)"
-        read = dict_read(value)
+        read = self.dict_read(value)
         if read is not None:
             return self._init_key(read, dotted, value, via, facts, class_name)
+        if value.endswith(")"):
+            return []  # a getter's call that reads no key of a flag's dict
         held = self._annotated_root(value, facts, class_name)
         if held is None:
             return []  # the constructor's parameter is another kind of configuration
@@ -742,7 +760,7 @@ class KnobIndex:
             ]
         if depth >= 2:
             return []
-        read = dict_read(binding.value) if value.alias is None else None
+        read = self.dict_read(binding.value) if value.alias is None else None
         if read is not None:
             return self._dict_key(read, binding, dotted, facts, class_name, local, depth)
         if value.alias is not None:
@@ -833,13 +851,46 @@ class KnobIndex:
                 )
         return out
 
+    def dict_read(self, text: str) -> DictRead | None:
+        """The key a value reads of a dict (`dict_keys.dict_read`), or of the dict a
+        configuration object's key getter reads (`kv_config.get_from_extra_config("k", d)`,
+        whose method returns `self.kv_connector_extra_config.get(key, default)`): that
+        dict's key, as `kv_config.kv_connector_extra_config.get("k", d)` reads it."""
+        read = dict_read(text)
+        if read is not None or not self._key_getters:
+            return read
+        call = _method_call(text)
+        if call is None or call[1] not in self._key_getters:
+            return None
+        receiver, method = call
+        held = self._key_getters[method]
+        # the class the object is named for (`_kv_transfer_config`), else the one class
+        # defining the method: two classes of that method, and a name of neither, say
+        # nothing of which dict it reads
+        named = receiver.rsplit(".", 1)[-1].lstrip("_")
+        found = [h for o, h in held if o == named] or ([held[0][1]] if len(held) == 1 else [])
+        if len(found) != 1 or not found[0]:
+            return None
+        node = parse_expression(text)
+        if not isinstance(node, ast.Call) or node.keywords or not 1 <= len(node.args) <= 2:
+            return None
+        key = node.args[0]
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return None
+        if not key.value.isidentifier():
+            return None
+        default = node.args[1] if len(node.args) == 2 else ast.Constant(None)
+        if not isinstance(default, ast.Constant):
+            return None  # a default computed elsewhere: leaving the key out gives what?
+        return DictRead(f"{receiver}.{found[0]}", key.value, repr(default.value))
+
     def passed_key(
         self, value: str, param: str, facts: FileFacts, class_name: str | None
     ) -> list[KnobLink]:
         """The JSON-valued flag with its key, where a call gives the parameter `param` one
         key read of that flag's dict (`resolve(backend)`, the caller's `backend` being
         `vllm_config.additional_config.get("k", "auto")`: `CallSite.passes`)."""
-        read = dict_read(value)
+        read = self.dict_read(value)
         if read is None:
             return []
         held = Binding(name=param, value=value, line=0)

@@ -35,7 +35,6 @@ from errdex.ast_walk import walk
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import Binding, CallSite, ClassFact, Condition, ConditionKind, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
-from errdex.link.dict_keys import dict_read
 from errdex.link.expression_texts import parse_expression
 from errdex.link.flags import named_class
 from errdex.link.joined_paths import joined_onto, path_test
@@ -95,7 +94,7 @@ class PassedArguments:
         for binding in indexed.site.bindings:
             if binding.origin != "local" or binding.name not in names:
                 continue
-            read = dict_read(binding.value)
+            read = self._knobs.dict_read(binding.value)
             if read is None or read.receiver not in params:
                 continue
             found = self._keyed_given(
