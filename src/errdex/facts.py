@@ -94,6 +94,8 @@ class MessageTemplate(msgspec.Struct, frozen=True, gc=False):
     @classmethod
     def of(cls, *parts: Part) -> MessageTemplate:
         """Build a template, merging adjacent literals and dropping empty ones."""
+        if len(parts) == 1:  # most templates made: one placeholder, or one literal
+            return cls(parts if parts[0] != "" else ())
         merged: list[Part] = []
         for part in parts:
             if isinstance(part, str):

@@ -82,9 +82,10 @@ def blanked_calls(
     """
     out: list[CallSite] = []
     lines = _Lines(text)
-    # each name called → (receiver, callee) when `keep` accepts it, else None: judged once
-    # per file, as the same names are called again and again
-    judged: dict[str, tuple[str, str] | None] = {}
+    # each name called → ((receiver, callee) when `keep` accepts it or it is a method of an
+    # object's (`_object_target`), else None; whether it is the latter): judged once per
+    # file, as the same names are called again and again
+    judged: dict[str, tuple[tuple[str, str] | None, bool]] = {}
     bodies: dict[int, BodyNames] = {}  # each body's names, read at its first keyword given one
     # In text order of what is read: a tail's `def` may come before a blanked body's.
     regions = sorted(
@@ -101,14 +102,14 @@ def blanked_calls(
         nested: list[_Scope] | None = None  # worked out at the first call kept
         straight = end
         for start, called in _calls_in(text, body, end):
-            if called in judged:
-                target = judged[called]
-            else:
-                target = judged[called] = _kept_target(called, keep)
-            on_object = False
-            if target is None:
-                target = _object_target(called)
-                on_object = target is not None
+            found = judged.get(called)
+            if found is None:
+                target, on_object = _kept_target(called, keep), False
+                if target is None:
+                    target = _object_target(called)
+                    on_object = target is not None
+                found = judged[called] = (target, on_object)
+            target, on_object = found
             if target is None or inside_bounds(strings, start):
                 continue
             receiver, callee = target

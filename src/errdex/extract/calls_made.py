@@ -65,14 +65,22 @@ class CallRecorder:
         if target is None:
             return
         callee, receiver = target
-        site = CallSite(callee, receiver, stmt.lineno, scope.qualname, scope.class_name)
         passes = self._passes(call, scope, stmt.lineno)
         if passes:
-            typed = self._typed(passes, scope, path, stmt.lineno)
-            written = self._object_class(call, receiver, scope, path, stmt.lineno)
-            site = msgspec.structs.replace(site, passes=passes, typed=typed, receiver_type=written)
+            site = CallSite(
+                callee,
+                receiver,
+                stmt.lineno,
+                scope.qualname,
+                scope.class_name,
+                passes=passes,
+                typed=self._typed(passes, scope, path, stmt.lineno),
+                receiver_type=self._object_class(call, receiver, scope, path, stmt.lineno),
+            )
         elif receiver is not None and "." in receiver:
             return  # `self.x.f()` giving no name: no value of the caller's to follow
+        else:
+            site = CallSite(callee, receiver, stmt.lineno, scope.qualname, scope.class_name)
         bound = self._bound(callee, receiver, scope, stmt.lineno)
         if not bound:
             self._pending.append((site, path, scope))
@@ -517,16 +525,17 @@ _PARTIAL = frozenset({"partial", "functools.partial"})
 
 def _handed_arguments(call: ast.Call) -> list[ast.expr]:
     """A call's arguments, and those of a `partial(...)` among them."""
-    given = [*call.args, *(k.value for k in call.keywords)]
-    out = list(given)
+    # (the call's own list when it gives nothing by keyword: most calls, only read here)
+    given = [*call.args, *[k.value for k in call.keywords]] if call.keywords else call.args
+    partials: list[ast.expr] = []
     for arg in given:
         if (
             isinstance(arg, ast.Call)
             and isinstance(arg.func, NAME_OR_ATTRIBUTE)
             and dotted_name(arg.func) in _PARTIAL
         ):
-            out.extend(arg.args)
-    return out
+            partials.extend(arg.args)
+    return [*given, *partials] if partials else given
 
 
 def _rebound(param: str, scope: Scope, line: int) -> bool:

@@ -384,6 +384,8 @@ class DefinitionRecorder:
         # In `__init__` only statements with the words looked for are walked (`__str__`
         # counts every `return`).
         keep = self._may_pass_message if func.name == "__init__" else None
+        if keep is not None and not self._body_may_pass_message(func):
+            keep = _no_statement  # no statement has the words: none is worth its own test
         passed: tuple[Arg, ...] = ()
         for node in walk(func, keep):
             value: ast.expr | None = None
@@ -408,6 +410,18 @@ class DefinitionRecorder:
                 return self.state.template(value, scope), passed
         return None, passed
 
+    def _body_may_pass_message(self, func: ast.FunctionDef) -> bool:
+        """Whether some statement of `func`'s body may pass `_may_pass_message`: its body's
+        lines together hold what one statement's lines must, each statement's lines being
+        some of them (asked once, not for each statement of a long `__init__`)."""
+        if not func.body:
+            return False
+        first = func.body[0]
+        decorators = getattr(first, "decorator_list", ())
+        start = min((d.lineno for d in decorators), default=first.lineno)
+        text = line_span(self.state.text, start, func.end_lineno or first.lineno)
+        return not text.isascii() or "__init__" in text or "msg" in text or "message" in text
+
     def _may_pass_message(self, node: ast.AST) -> bool:
         """Whether `node` (in `__init__`) may hold what `_message_in` looks for.
 
@@ -422,6 +436,11 @@ class DefinitionRecorder:
         first = min((d.lineno for d in decorators), default=node.lineno)
         text = line_span(self.state.text, first, node.end_lineno or node.lineno)
         return not text.isascii() or "__init__" in text or "msg" in text or "message" in text
+
+
+def _no_statement(node: ast.AST) -> bool:
+    """`DefinitionRecorder._may_pass_message` of a function none of whose statements may."""
+    return not isinstance(node, ast.stmt)
 
 
 def _message_table(node: ast.Dict) -> dict[str, str]:

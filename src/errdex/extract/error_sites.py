@@ -230,7 +230,10 @@ class SiteRecorder:
         out = []
         for template, steps in values:
             builder = TemplateBuilder(
-                self.state.text, constants=self.state.constants, locals={**known, name: template}
+                self.state.text,
+                constants=self.state.constants,
+                locals={**known, name: template},
+                source_of=self.state.source,
             )
             message = builder.build(node)
             if message is not None:

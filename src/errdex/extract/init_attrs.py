@@ -15,8 +15,9 @@ from __future__ import annotations
 import ast
 import bisect
 import functools
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from errdex.extract.shapes import copied_chain
@@ -323,14 +324,33 @@ def _rebound(body: list[str], depths: list[int], name: str) -> bool:
     `:=`, `del`. `depths`: `_depths(body)`. The patterns made for `name` are tried only on
     a line that `_MAY_ASSIGN` or `_MAY_BIND` lets through (the kept `self.x = x` itself is
     neither), so most names never have theirs compiled."""
-    for line, depth in zip(body, depths, strict=True):
-        if name not in line:
-            continue
-        if depth == 0 and _MAY_ASSIGN.match(line) and _assigned(name).match(line):
+    for index in _lines_holding(body, name):
+        line = body[index]
+        if depths[index] == 0 and _MAY_ASSIGN.match(line) and _assigned(name).match(line):
             return True
         if _MAY_BIND.search(line) and _elsewhere(name).search(line):
             return True
     return False
+
+
+# The body last read by `_lines_holding`, its text in one piece and where each line ends
+# in it: a constructor's body is asked for each of the names it keeps.
+_JOINED: tuple[list[str], str, list[int]] = ([], "", [])
+
+
+def _lines_holding(body: list[str], name: str) -> Iterator[int]:
+    """The index of each line of `body` that holds `name`, in order: found with `str.find`
+    in the body's text rather than by a test of each line (a long constructor keeps many
+    names, and few lines hold each). The body is known by identity, kept alongside."""
+    global _JOINED
+    if _JOINED[0] is not body:
+        _JOINED = (body, "".join(body), list(itertools.accumulate(map(len, body))))
+    _, text, ends = _JOINED
+    at = text.find(name)
+    while at != -1:
+        index = bisect.bisect_right(ends, at)  # the line the occurrence starts on
+        yield index
+        at = text.find(name, ends[index])  # the next line holding it (no name spans a line end)
 
 
 def _depths(body: list[str]) -> list[int]:
@@ -342,7 +362,9 @@ def _depths(body: list[str]) -> list[int]:
         out.append(depth)
         if _BRACKETS.search(line) is None:
             continue  # no bracket: the depth stays
-        code = _STRINGS.sub("", line.partition("#")[0] if "#" in line else line)
+        code = line.partition("#")[0] if "#" in line else line
+        if "'" in code or '"' in code:  # (most lines hold no string to take out)
+            code = _STRINGS.sub("", code)
         opened = code.count("(") + code.count("[") + code.count("{")
         depth = max(depth + opened - code.count(")") - code.count("]") - code.count("}"), 0)
     return out

@@ -61,9 +61,13 @@ class TemplateBuilder:
         line_offset: int = 0,
         constants: Mapping[str, object] | None = None,
         locals: Mapping[str, MessageTemplate] | None = None,
+        source_of: Callable[[ast.AST], str] | None = None,
     ) -> None:
         self._source = source
         self._line_offset = line_offset
+        # `source_of(source, node)` remembered by whoever made the builder (the walk's
+        # `WalkState.source`): a placeholder's text is asked again for the same node there
+        self._known_source = source_of
         self._constants: Mapping[str, object] = constants or {}
         self._locals: Mapping[str, MessageTemplate] = locals or {}
 
@@ -355,6 +359,8 @@ class TemplateBuilder:
         return f"{self._wrapped(mapping)}[{key!r}]"
 
     def _src(self, node: ast.AST, *, check: bool = False) -> str:
+        if self._known_source is not None and not check and not self._line_offset:
+            return self._known_source(node)
         return source_of(self._source, node, self._line_offset, check=check)
 
     def _wrapped(self, target: Target) -> str:

@@ -161,6 +161,8 @@ class WalkState:
 
     def names_of(self, path: tuple[Step, ...]) -> tuple[str, ...]:
         """The names and attribute chains the tests of a path read, in order."""
+        if len(path) < 2:  # (a step's names are told once each: nothing to merge)
+            return self.names(path[0]) if path else ()
         return tuple(dict.fromkeys(n for step in path for n in self.names(step)))
 
     def bindings_of(
@@ -252,7 +254,10 @@ class WalkState:
 
     def builder(self, scope: Scope) -> TemplateBuilder:
         return TemplateBuilder(
-            self.text, constants=self.constants, locals=message_locals(scope, self.blocks)
+            self.text,
+            constants=self.constants,
+            locals=message_locals(scope, self.blocks),
+            source_of=self.source,
         )
 
     def args(self, call: ast.Call, scope: Scope) -> tuple[Arg, ...]:
