@@ -485,6 +485,7 @@ LINK = {
             place_dict = place_match.groupdict()
             site = place_dict["site"]
             check_site(site)
+            encode_site(site)
             check_rest(rest, has_place=site != "")
             check_colon(rest, has_scheme=link_dict["scheme"] is not None)
             scheme = link_dict["scheme"]
@@ -492,6 +493,15 @@ LINK = {
                 scheme = "http"
             check_scheme(scheme)
             return site
+
+
+        def encode_site(site):
+            if site.isascii():
+                return site
+            try:
+                return site.encode("idna")
+            except UnicodeError:
+                raise ValueError(f"Invalid international site: {site!r}")
         """,
     "link/api.py": """
         from link._parse import parse, tokens
@@ -576,3 +586,14 @@ def test_a_group_bound_again_in_a_branch_is_not_said_as_the_users_part(link: Sto
     # `scheme` may be the package's own `"http"` by the time it is checked
     page = page_with_message(link, "link", "A scheme cannot start")
     assert not any("part of `text`" in s.text for s in page.solutions)
+
+
+def test_a_part_under_an_except_is_named_on_the_public_call(link: Store) -> None:
+    # `encode_site` raises in the `except` of a failed encoding; the guard above it (an ASCII
+    # site is returned first) reads the `site` part of the user's text: the way out is said
+    # of that part of `Link`'s and `Site`'s `text`, not of the internal `encode_site`
+    page = page_with_message(link, "link", "Invalid international site")
+    assert page.solutions[0].text == (
+        "Pass the `site` part of the argument `text` of `link.Link` or `link.Site` (it "
+        "reaches `encode_site` as `site`) as ASCII text."
+    )

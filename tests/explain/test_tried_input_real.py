@@ -49,8 +49,12 @@ def test_leaving_out_what_the_try_converts_is_no_way_out(
 
 
 def test_a_test_of_what_the_value_is_stays_a_way_out(store: Store) -> None:
+    # (said of the `host` part of the URL the user gives `httpx.URL`, which hands it down)
     page = page_at(store, "httpx", "httpx/_urlparse.py", 329)
-    assert page.solutions[0].text == "Pass the argument `host` of `encode_host` as ASCII text."
+    assert page.solutions[0].text == (
+        "Pass the `host` part of the argument `url` of `httpx.URL` (or the keyword `host` given "
+        "in its place; it reaches `encode_host` as `host`) as ASCII text."
+    )
 
 
 def test_an_unknown_colour_names_the_value_given(store: Store) -> None:

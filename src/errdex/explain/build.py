@@ -21,6 +21,7 @@ from errdex.explain.context import Explanation, Facts
 from errdex.explain.deprecation import replacement_names
 from errdex.explain.descriptor_access import descriptor_access_solution
 from errdex.explain.entry_args import constructor_entries, entry_arguments, stated_entries
+from errdex.explain.entry_flow import part_arguments
 from errdex.explain.entry_solution import entry_input_solution
 from errdex.explain.env_reads import with_walrus_locals
 from errdex.explain.example_fix import example_fix
@@ -183,6 +184,7 @@ def _build_page(
         or attribute_kinds_solution(store, chosen, facts)
     )
     facts.entry_args = {
+        **part_arguments(store, chosen, facts),
         **entry_arguments(store, chosen, facts),
         **constructor_entries(store, chosen, facts),
     }

@@ -50,6 +50,11 @@ CONTEXT_KINDS = frozenset(
 Made = TypeVar("Made")  # what a rule works out once a page (`Facts.once`)
 
 
+# `Entry.how` of a named group of a compiled pattern's match on the argument: "part:host"
+# (`entry_flow._matched_part`), "part:host=host" with a keyword given in its place
+PART = "part:"
+
+
 class Entry(NamedTuple):
     """The public call a user hands an internal function's argument through: its path (or
     the paths of a few calls taking the argument alike: `httpx.Client`, `httpx.AsyncClient`)
@@ -57,8 +62,8 @@ class Entry(NamedTuple):
 
     calls: tuple[str, ...]
     argument: str
-    # how the argument reaches the check: as it is (""), or as a "key", "value" or
-    # "element" of it (`explain/entry_flow.py`)
+    # how the argument reaches the check: as it is (""), as a "key", "value" or
+    # "element" of it, or a `PART` of it (`explain/entry_flow.py`)
     how: str = ""
     # the containers (`tuple`, `list`) whose items reach the check alike, where the argument
     # (or its part) is one of them (`for item in value` beside the value itself)

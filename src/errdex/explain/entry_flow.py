@@ -35,28 +35,31 @@ import functools
 
 from errdex.ast_walk import walk
 from errdex.explain.call_binding import given_argument, positional_index
-from errdex.explain.context import Entry
-from errdex.explain.entry_args import exported_entry, linked_export
+from errdex.explain.context import PART, Entry, Facts
+from errdex.explain.entry_args import exported_entry, linked_export, short_export
 from errdex.explain.entry_input import (
+    CHECKS,
     call_values,
     caller_public_path,
     calls_at,
+    catching,
     other_values,
     passes_keywords,
     reassigned,
+    roots,
 )
+from errdex.explain.inputs import public_name
 from errdex.explain.linked import gate_view
 from errdex.explain.page import Caller
 from errdex.extract.module import module_name
 from errdex.extract.shapes import isinstance_of
+from errdex.facts import ConditionKind, SiteKind
 from errdex.link.callers import FLOW_DEPTH
 from errdex.store.base import Store, StoredSite
 
 # How a caller hands the value on: as it is (""), or as a key, a value or an element of
 # one of its own arguments. Two of these in one chain (a key of an element) are not said.
 KEY, VALUE, ELEMENT = "key", "value", "element"
-# a named group of a compiled pattern's match on it: "part:host" (`_matched_part`)
-PART = "part:"
 # the containers a value may be spread over item by item, each item then checked alike
 _SEQUENCES = frozenset({"list", "tuple", "set", "frozenset"})
 _MAX_ENTRIES = 2  # public calls named for one value: past them, the page names the nearest two
@@ -492,3 +495,43 @@ def _literal(node: ast.expr) -> bool:
     if isinstance(node, ast.Dict):
         return not node.keys
     return isinstance(node, ast.List | ast.Tuple | ast.Set) and not node.elts
+
+
+def part_arguments(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, Entry]:
+    """Each argument the path's checks read that is a named group of a pattern's match on
+    an argument a public call takes (`flow_entry`'s part: `encode_host(host)`, the `host`
+    of the `url` of `httpx.URL`) → that entry, for a raise under an `except` in a function
+    the package does not export. Elsewhere `entry_solution` names the part with the check's
+    own condition; under an `except` it stands back (what failed is the `try`'s call), and
+    the input rules' way out from the guards above the `try` (an ASCII host is returned
+    before it) is said of the part the user writes, not of the internal argument."""
+    site = chosen.site
+    if site.kind != SiteKind.RAISE or not public_name(site.function) or not facts.callers:
+        return {}
+    if not any(c.kind == ConditionKind.EXCEPT for c in facts.conditions):
+        return {}
+    if short_export(chosen, site.function) is not None:
+        return {}  # a function the package exports is the user's own call
+    params = [p for p in facts.read.params if p not in ("self", "cls")]
+    read = set().union(*(roots(c.text) for c in facts.held if c.kind in CHECKS))
+    wanted = [p for p in params if p in read]
+    function = facts.site_function() if wanted else None
+    if function is None:
+        return {}
+    found = {}
+    for param in wanted:
+        entry = facts.once(
+            f"flow_entry:{param}",
+            functools.partial(
+                flow_entry,
+                store,
+                chosen,
+                facts.callers,
+                param,
+                positional_index(function, param),
+                catching(chosen),
+            ),
+        )
+        if entry is not None and entry.how.startswith(PART) and not entry.also:
+            found[param] = entry
+    return found

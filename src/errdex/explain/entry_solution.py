@@ -16,9 +16,9 @@ import ast
 
 from errdex.explain.accepted_types import accepted_kinds, kinds_text
 from errdex.explain.call_binding import positional_index
-from errdex.explain.context import Entry, Facts, parse_module
+from errdex.explain.context import PART, Entry, Facts, parse_module
 from errdex.explain.entry_args import sole_entry
-from errdex.explain.entry_flow import PART, flow_entry
+from errdex.explain.entry_flow import flow_entry
 from errdex.explain.entry_input import (
     CHECKS,
     catching,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from errdex.ast_walk import walk
 from errdex.explain.chain_branches import chain_arms
-from errdex.explain.context import Facts
+from errdex.explain.context import PART, Facts
 from errdex.explain.dead_ends import returns_refused, warning_alone
 from errdex.explain.declared_fields import declared_keyword, declared_required
 from errdex.explain.empty_objects import empty_is_nonsense
@@ -287,6 +287,14 @@ def _input_instead(
             # a function no user calls: the public call that hands the value on as it is
             entry = facts.entry_args[name]
             arguments[name] = entry.argument
+            if entry.how.startswith(PART):
+                # a named group of a pattern's match on the argument (`entry_flow`)
+                group, _, keyword = entry.how.removeprefix(PART).partition("=")
+                instead = f"or the keyword {code(keyword)} given in its place; " if keyword else ""
+                return (
+                    f"the {code(group)} part of the argument {code(entry.argument)} of "
+                    f"{entry.named()} ({instead}it reaches {code(callee)} as {code(name)})"
+                )
             return (
                 f"the argument {code(entry.argument)} of {entry.named()} "
                 f"(it reaches {code(callee)})"
