@@ -589,8 +589,8 @@ def test_a_declared_value_of_a_refused_kind_is_given_as_the_kind_the_test_takes(
     decl: Store,
 ) -> None:
     assert _first(decl, "Alias {alias!r}").startswith(
-        "Give the alias (read from `validation_alias`) as a `str`, the kind the check at "
-        "line 34 lets through: the message says"
+        "Make the alias (`validation_alias`) a `str`, the only kind the check at line 34 "
+        "lets through: the message says"
     )
 
 

@@ -234,6 +234,16 @@ LAB = {
                     raise ValueError(f"the checked bytes do not load: {exc}") from exc
                 return cls(obj)
 
+            @classmethod
+            def parse_wrapped(cls, b):
+                from lab import loading
+
+                try:
+                    obj = loading.load_bytes(b, encoding=cls.__config__.encoding)
+                except ValueError as exc:
+                    raise ValueError([Wrapped(exc, loc="root")]) from exc
+                return cls(obj)
+
 
         def handler_arguments(parameters):
             try:
@@ -442,3 +452,13 @@ def test_the_class_s_own_say_in_how_to_parse_is_no_state_the_parse_fails_on(lab:
     # `cls.check(b)` may fail on what the class holds: which one failed is unknown
     page = page_with_message(lab, "lab", "the checked bytes do not load")
     assert "failed on the value given" not in page.what_it_means
+
+
+def test_a_message_with_no_words_of_its_own_is_not_quoted(lab: Store) -> None:
+    # the message is the caught error wrapped: quoted, it would read (“VALUE”)
+    page = page_with_message(lab, "lab", "{[Wrapped(exc")
+    assert page.solutions[0].text.startswith("Give `Model.parse_wrapped` another `b`:")
+    assert "“" not in page.solutions[0].text
+    # a message with words of its own is quoted after the sentence
+    page = page_with_message(lab, "lab", "the configured bytes do not load")
+    assert "(“the configured bytes do not load: " in page.solutions[0].text

@@ -37,7 +37,7 @@ own name) or by the kind the user declares:
 - names a declared thing may not take: "{names} are not permitted as argument names when
   using the {deco} decorator": rename it;
 - a declared value of a kind the raise's own test refuses: "Alias {alias!r} is not
-  supported in a discriminated union" under `not isinstance(alias, str)`: give it as a
+  supported in a discriminated union" under `not isinstance(alias, str)`: make it a
   `str`, the kind the test names;
 - one thing declared unlike in several places: "Aliases for discriminator {key!r} must be
   the same": give it the same one wherever it is declared;
@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from errdex.explain.class_hooks import declaration_hook
 from errdex.explain.context import Facts
@@ -312,28 +312,38 @@ def _returned_type(facts: Facts, text: str) -> tuple[str, str, int] | None:
     placeholder (`alias = alias_generator(field_name)` ... "alias_generator
     {alias_generator} must return str"): a callable the user declared, whose result the
     library type-checks; else None."""
-    held = facts.held
-    if not held:
+    refused = _refused_test(facts)
+    if refused is None or not all(isinstance(part, ast.Name) for part in refused[:2]):
         return None
-    test = parse_expression(held[-1].text)
-    if not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
-        return None
-    checked = isinstance_test(test.operand)
-    if checked is None or not all(isinstance(part, ast.Name) for part in checked):
-        return None
-    local, kind = ast.unparse(checked[0]), ast.unparse(checked[1])
-    for binding in facts.bindings:
-        if binding.origin != "local" or binding.name != local:
-            continue
-        value = parse_expression(binding.value)
+    local, kind = ast.unparse(refused[0]), ast.unparse(refused[1])
+    for value in _local_values(facts, local):
         if (
             isinstance(value, ast.Call)
             and isinstance(value.func, ast.Name)
             and re.search(rf"\{{{re.escape(value.func.id)}\b", text) is not None
         ):
             article = _a(kind).partition(" ")[0]
-            return value.func.id, f"{article} {code(kind)}", held[-1].line
+            return value.func.id, f"{article} {code(kind)}", refused[2]
     return None
+
+
+def _refused_test(facts: Facts) -> tuple[ast.expr, ast.expr, int] | None:
+    """(`x`, `K`, the test's line) of the raise's own test `not isinstance(x, K)`; else None."""
+    held = facts.held
+    test = parse_expression(held[-1].text) if held else None
+    if not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
+        return None
+    checked = isinstance_test(test.operand)
+    return (*checked, held[-1].line) if checked is not None else None
+
+
+def _local_values(facts: Facts, name: str) -> Iterator[ast.expr]:
+    """The values the site's function assigns to its local `name`, parsed."""
+    for binding in facts.bindings:
+        if binding.origin == "local" and binding.name == name:
+            value = parse_expression(binding.value)
+            if value is not None:
+                yield value
 
 
 def _bare(placeholder: str) -> str:
@@ -547,17 +557,16 @@ def _refused_kind(found: re.Match[str], facts: Facts) -> str | None:
     kinds, line = refused
     said = listed([f"{_a(k).partition(' ')[0]} {code(k)}" for k in kinds], "or")
     key = _read_key(facts, _source_of(_bare(found.group("name"))))
-    where = f" (read from {code(key)})" if key is not None else ""
-    return f"Give the {noun}{where} as {said}, the kind the check at line {line} lets through"
+    # the key the value is read by is the name the user gives it by (`Field(validation_alias=
+    # ...)`): said beside the noun, not as where the library reads it
+    named = f" ({code(key)})" if key is not None else ""
+    return f"Make the {noun}{named} {said}, the only kind the check at line {line} lets through"
 
 
 def _read_key(facts: Facts, name: str) -> str | None:
     """The key a local is read from, `alias = field.get('validation_alias', ...)` or
     `field['validation_alias']`: the name the user gives that value by; else None."""
-    for binding in facts.bindings:
-        if binding.origin != "local" or binding.name != name:
-            continue
-        value = parse_expression(binding.value)
+    for value in _local_values(facts, name):
         if (
             isinstance(value, ast.Call)
             and isinstance(value.func, ast.Attribute)
@@ -582,20 +591,14 @@ def _source_of(placeholder: str) -> str:
 def _refused_isinstance(facts: Facts, placeholder: str) -> tuple[list[str], int] | None:
     """The class names of the raise's own test `not isinstance(x, K)` (each of a tuple
     `K`), where `x` is the placeholder's expression, with the test's line; else None."""
-    held = facts.held
     wanted = parse_expression(_source_of(placeholder))
-    if not held or wanted is None:
+    refused = _refused_test(facts)
+    if wanted is None or refused is None or ast.dump(refused[0]) != ast.dump(wanted):
         return None
-    test = parse_expression(held[-1].text)
-    if not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
-        return None
-    checked = isinstance_test(test.operand)
-    if checked is None or ast.dump(checked[0]) != ast.dump(wanted):
-        return None
-    parts = checked[1].elts if isinstance(checked[1], ast.Tuple) else [checked[1]]
+    parts = refused[1].elts if isinstance(refused[1], ast.Tuple) else [refused[1]]
     if not all(isinstance(p, (ast.Name, ast.Attribute)) for p in parts):
         return None
-    return [ast.unparse(p) for p in parts], held[-1].line
+    return [ast.unparse(p) for p in parts], refused[2]
 
 
 def _alike(found: re.Match[str], facts: Facts) -> str | None:

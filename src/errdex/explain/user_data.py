@@ -321,8 +321,11 @@ def mapping_keys(tested: ast.expr, sources: dict[str, list[ast.AST]]) -> str:
 
 def quoted_message(message: MessageTemplate | None) -> str:
     """The message quoted after a sentence; not an error code (`payment_card_number_luhn`,
-    a validation error's type, which its class shows with another text)."""
+    a validation error's type, which its class shows with another text), nor a message with
+    no words of its own (`{[ErrorWrapper(e, loc=ROOT_KEY)]}`: quoted, it reads “VALUE”)."""
     if message is None or " " not in message.text.strip():
+        return ""
+    if not any(isinstance(p, str) and any(c.isalpha() for c in p) for p in message.parts):
         return ""
     return f" (“{message.text}”)"
 
