@@ -556,12 +556,12 @@ def test_a_lookup_in_the_package_s_own_table_is_no_declaration_of_the_user_s(
 
 def test_what_each_declared_thing_should_be_is_said_of_each(decl: Store) -> None:
     assert _first(decl, "{choice").startswith(
-        "Make each discriminated union variant a `BaseModel` or `dataclass`, in place of the "
-        "one the message names (“TYPE”): the message says"
+        "Make the discriminated union variant the message names a `BaseModel` or `dataclass`: "
+        "the message says “TYPE is not a valid discriminated union variant"
     )
     assert _first(decl, "invalid field env").startswith(
-        "Make each field env a string, list or set, in place of the one the message names "
-        "(“ENV”): the message says"
+        "Make the field env the message names a string, list or set: the message says “invalid "
+        "field env: ENV"
     )
 
 
@@ -574,8 +574,9 @@ def test_one_constraint_a_declared_type_does_not_take_is_left_off(decl: Store) -
 
 def test_a_declared_function_refused_by_its_signature_gets_another(decl: Store) -> None:
     assert _first(decl, "Unrecognized field_serializer").startswith(
-        "Change the signature of your field_serializer function “SERIALIZER” to a form the "
-        "library takes (the message shows the one it refused): the message says"
+        "Change the signature of your field_serializer function “SERIALIZER” to one the library "
+        "takes: the message says “Unrecognized field_serializer function signature for "
+        "SERIALIZER"
     )
 
 

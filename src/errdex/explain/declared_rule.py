@@ -29,7 +29,7 @@ own name) or by the kind the user declares:
   leave those out, or declare them on a type that takes them;
 - what each declared thing should be: "{x} is not a valid discriminated union variant;
   should be a `BaseModel` or `dataclass`", "invalid field env: {env!r}; should be string,
-  list or set": make each one that, in place of the one named;
+  list or set": make the one named that;
 - a function the user declares refused by its signature: "Unrecognized field_serializer
   function signature for {serializer} ...", "Unsupported signature for V1 style validator
   {validator}: ...": change its signature (where no class statement runs the check: the
@@ -499,8 +499,8 @@ def _signature_for(found: re.Match[str], facts: Facts) -> str | None:
     if declaration_hook(facts) is not None:
         return None  # the class rule says it, with the class statement that runs it
     return (
-        f"Change the signature of your {noun} {quoted(found.group('name'))} to a form the "
-        "library takes (the message shows the one it refused)"
+        f"Change the signature of your {noun} {quoted(found.group('name'))} to one the "
+        "library takes"  # the message quoted after it shows the one refused
     )
 
 
@@ -535,8 +535,8 @@ def _should_be(found: re.Match[str], facts: Facts) -> str | None:
     what = found.group("what").strip()
     if re.match(r"(?:an?|one of|the)\b", what, re.I) is None:
         what = _a(what)
-    name = quoted(found.group("name"))
-    return f"Make each {_lower(noun)} {what}, in place of the one the message names ({name})"
+    # the one refused is named by the message, quoted after this
+    return f"Make the {_lower(noun)} the message names {what}"
 
 
 def _not_as_names(found: re.Match[str], facts: Facts) -> str | None:
