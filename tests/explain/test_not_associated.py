@@ -153,7 +153,7 @@ def test_an_object_bound_to_no_holder_the_package_hands_out_is_added_to_one(
     tables: Store,
 ) -> None:
     assert _first(tables, "Parent record") == (
-        "Add the parent record the message names to a `Registry` first (`tables.Registry`), or "
+        "Add the parent record the message names to a `Registry` (`tables.Registry`) first, or "
         "keep it in the one it came from until this call, then make the call that raised: the "
         "message says “Parent record … is not bound to a Registry”."
     )

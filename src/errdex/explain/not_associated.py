@@ -124,7 +124,7 @@ def _bound_solution(text: str, facts: Facts) -> Solution | None:
     said = re.sub(_PH, "…", text[: found.end("holder")])
     return Solution(
         text=(
-            f"Add {subject} to {_a(code(holder))} first ({code(path)}), or keep it in the one "
+            f"Add {subject} to {_a(code(holder))} ({code(path)}) first, or keep it in the one "
             f"it came from until this call, then make the call that raised: the message says "
             f"“{said}”."
         ),
