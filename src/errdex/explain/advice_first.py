@@ -111,6 +111,36 @@ def _dropped_unnamed(solution: Solution, advice: str) -> bool:
     return not any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", advice) for n in names)
 
 
+# A solution that is the message's own advice, by how it is said
+_SPOKEN = re.compile(r"^Do what the message says: “|, as the message (?:says|suggests|proposes): “")
+# Advice that gives something up anywhere in it ("... or disable --numa-bind", "Consider
+# omitting the flag") or keeps only one of two things the user turned on: leaving one
+# out is what it asks
+_GIVES_UP_ANY = re.compile(
+    r"\b(?:remov|omit|drop|disabl|unset|turn\w* off|leav\w* \w+ (?:out|unset)|without|"
+    r"only one|one of (?:them|the two)|either)",
+    re.I,
+)
+# a flag as a fix's line gives it
+_FLAG = re.compile(r"(?<![\w-])--[a-z][\w.-]*")
+
+
+def kept_by_advice(advice: Solution, later: Solution) -> bool:
+    """Whether `advice`, the message's own, is a way out that keeps what `later` gives up:
+    `later` leaves out a setting the advice does not name, and the advice gives up nothing
+    itself ("Disable one of them", "Enable only one load-balancing mode") nor names a flag
+    `later`'s fix writes (`--no-async-scheduling`: that fix is the advice)."""
+    if _SPOKEN.search(advice.text) is None or not drops_setting(later):
+        return False
+    if _GIVES_UP.search(advice.text) or _GIVES_UP_ANY.search(advice.text.partition("“")[2]):
+        return False
+    if later.fix is not None and set(_FLAG.findall(later.fix.after)) & set(
+        _FLAG.findall(advice.text)
+    ):
+        return False
+    return _dropped_unnamed(later, advice.text)
+
+
 def _section_nulled(solution: Solution) -> bool:
     """Whether the way out sets a section of a flag's JSON to null (`--attention-config
     '{"hisparse_config": null}'`): the feature that section configures, which the user
