@@ -615,6 +615,42 @@ def statements_after(tree: ast.AST, line: int) -> list[ast.stmt] | None:
     return None
 
 
+def holding_path(body: list[ast.stmt], line: int) -> list[tuple[ast.stmt, list[ast.stmt], int]]:
+    """The compound statements from `body` down to the innermost one holding `line`: each
+    with the block it sits in and its index there."""
+    path: list[tuple[ast.stmt, list[ast.stmt], int]] = []
+    block = body
+    while True:
+        holding = next(
+            (
+                (index, statement)
+                for index, statement in enumerate(block)
+                if statement.lineno <= line <= (statement.end_lineno or statement.lineno)
+            ),
+            None,
+        )
+        inner = inner_block(holding[1], line) if holding is not None else None
+        if holding is None or inner is None:
+            return path
+        path.append((holding[1], block, holding[0]))
+        block = inner
+
+
+def inner_block(statement: ast.stmt, line: int) -> list[ast.stmt] | None:
+    """The block of compound `statement` (a body, an `else`, a handler's body) that holds
+    `line`."""
+    blocks: list[list[ast.stmt]] = [
+        getattr(statement, name)
+        for name in ("body", "orelse", "finalbody")
+        if isinstance(getattr(statement, name, None), list)
+    ]
+    blocks += [h.body for h in getattr(statement, "handlers", [])]
+    for block in blocks:
+        if block and block[0].lineno <= line <= (block[-1].end_lineno or block[-1].lineno):
+            return block
+    return None
+
+
 def class_in_file(facts: Facts, name: str) -> ast.ClassDef | None:
     """The class `name` defined at the top level of the site's file (None when absent)."""
     return facts.top_class(name)

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 import msgspec
 
-from errdex.explain.context import Facts, lines_of
+from errdex.explain.context import Facts, inner_block, lines_of
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.refused_ways import (
@@ -200,7 +200,7 @@ def _after_site(
             break
         chain.append((block, index, owner))
         statement = block[index]
-        inner = _inner_block(statement, line)
+        inner = inner_block(statement, line)
         if inner is None:
             break
         block, owner = inner, statement
@@ -224,20 +224,6 @@ def _after_site(
             return  # read no further than the next few statements
         if owner is not None and not isinstance(owner, ast.If | ast.With | ast.Try):
             return  # a loop goes round again: what follows is not sure to run next
-
-
-def _inner_block(statement: ast.stmt, line: int) -> list[ast.stmt] | None:
-    for name in ("body", "orelse", "finalbody"):
-        block = getattr(statement, name, None)
-        if isinstance(block, list) and any(
-            isinstance(s, ast.stmt) and s.lineno <= line <= (s.end_lineno or s.lineno)
-            for s in block
-        ):
-            return block
-    for handler in getattr(statement, "handlers", []):
-        if handler.lineno <= line <= (handler.end_lineno or handler.lineno):
-            return list(handler.body)
-    return None
 
 
 def _path(facts: Facts, skip: set[str]) -> list[tuple[ast.expr, bool]]:

@@ -12,7 +12,7 @@ from errdex.ast_walk import walk
 from errdex.explain.abstract import enforced_abstract
 from errdex.explain.bookkeeping import bookkeeping_sentence, own_bookkeeping
 from errdex.explain.class_hooks import class_hook_sentence
-from errdex.explain.context import Facts, statements_after
+from errdex.explain.context import Facts, holding_path, statements_after
 from errdex.explain.dead_ends import not_offered
 from errdex.explain.decorated import decorated_sentence
 from errdex.explain.failed_call import caught_bare, made_sentence, wrapped_sentence
@@ -314,48 +314,12 @@ def _rests_outward(function: ast.FunctionDef, line: int) -> Iterator[tuple[list[
     rest = statements_after(function, line)
     if rest is None:
         return
-    path = _holding_path(function.body, line)
+    path = holding_path(function.body, line)
     yield rest, bool(path) and isinstance(path[-1][0], ast.If | ast.With)
     for depth in range(len(path) - 1, -1, -1):
         _, block, index = path[depth]
         outer_falls = depth > 0 and isinstance(path[depth - 1][0], ast.If | ast.With)
         yield block[index + 1 :], outer_falls
-
-
-def _holding_path(body: list[ast.stmt], line: int) -> list[tuple[ast.stmt, list[ast.stmt], int]]:
-    """The compound statements from `body` down to the innermost one holding `line`: each
-    with the block it sits in and its index there."""
-    path: list[tuple[ast.stmt, list[ast.stmt], int]] = []
-    block = body
-    while True:
-        holding = next(
-            (
-                (index, statement)
-                for index, statement in enumerate(block)
-                if statement.lineno <= line <= (statement.end_lineno or statement.lineno)
-            ),
-            None,
-        )
-        inner = _inner_block(holding[1], line) if holding is not None else None
-        if holding is None or inner is None:
-            return path
-        path.append((holding[1], block, holding[0]))
-        block = inner
-
-
-def _inner_block(statement: ast.stmt, line: int) -> list[ast.stmt] | None:
-    """The block of compound `statement` (a body, an `else`, a handler's body) that holds
-    `line`."""
-    blocks: list[list[ast.stmt]] = [
-        getattr(statement, name)
-        for name in ("body", "orelse", "finalbody")
-        if isinstance(getattr(statement, name, None), list)
-    ]
-    blocks += [h.body for h in getattr(statement, "handlers", [])]
-    for block in blocks:
-        if block and block[0].lineno <= line <= (block[-1].end_lineno or block[-1].lineno):
-            return block
-    return None
 
 
 _PASSED = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)

@@ -72,6 +72,7 @@ from errdex.explain.filled_flags import filled_flag
 from errdex.explain.first_actions import first_action
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.flag_values import flag_value_solutions
+from errdex.explain.further_checks import past_further_checks
 from errdex.explain.given_up_internal import without_internal_give_ups
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.handed_callback import handed_solution
@@ -373,6 +374,7 @@ def _solutions(facts: Facts) -> list[Solution]:
             continue  # a switch of one of the parts that must all change
         if action is not None:
             action = with_kept_fields(action, condition, facts)
+            action = past_further_checks(action, condition, facts)
             switch = hiding_switch(condition, action, open_conditions, facts)
             if switch is not None:
                 found.add(switch, rank=50)  # a mode that skips a failing sum: hides it

@@ -1,0 +1,166 @@
+"""A setting a way out gives "a value" (any value) whose value the function checks again.
+
+vllm's `get_num_sms_for_selection` raises "Cannot determine the target GPU's SM count; set
+FLASH_ATTENTION_NUM_SMS ..." when the variable is unset; set, its value goes on to
+`num_sms = int(override)` and `if num_sms <= 0: raise ValueError(...)`. And `patch()` of its
+ptxas hook asserts `CUTE_DSL_PTXAS_PATH is not None`, then raises unless the path is an
+executable file, then asserts a second variable. "Set it to a value" alone leads into those
+checks: the way out names the lines the value (and the run) must get past as well.
+
+Read from the site's function alone: a test of the same names (or of a local computed from
+them) under which the function raises, and the checks that follow the site's statement in its
+block. A test that is itself a None test of the names is the site's own condition (or its
+other side), not a further check.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from dataclasses import replace
+
+from errdex.ast_walk import walk
+from errdex.explain.context import Facts, holding_path, inner_block
+from errdex.explain.knob_actions import KnobAction
+from errdex.explain.page import ConditionView
+from errdex.extract.conditions import dotted_names
+from errdex.extract.shapes import is_none
+
+_ANY_VALUE = " to a value"
+
+
+def past_further_checks(action: KnobAction, condition: ConditionView, facts: Facts) -> KnobAction:
+    """`action` with the lines of the checks its value must get past as well, when it sets a
+    setting to any value and the function checks that value again (or goes straight on to
+    other checks)."""
+    if not action.text.endswith(_ANY_VALUE):
+        return action
+    function = facts.site_function()
+    lines = further_check_lines(
+        function, condition.test, facts.stored.site.line, condition.line or facts.stored.site.line
+    )
+    if not lines:
+        return action
+    where = (
+        f"the check at line {lines[0]}"
+        if len(lines) == 1
+        else "the checks at lines " + ", ".join(map(str, lines[:-1])) + f" and {lines[-1]}"
+    )
+    return replace(action, text=f"{action.text} that gets past {where} as well")
+
+
+def further_check_lines(
+    function: ast.FunctionDef | None, test: str, line: int, tested_at: int
+) -> list[int]:
+    """The lines of `function`'s checks below `tested_at` (where `test` is tested), other
+    than the one at `line`, that test the names of `test` (or a local computed from them)
+    and raise, and of the checks that follow the statement at `line` in its block. (A
+    check above the test runs whatever the setting: not one its value must get past.)"""
+    if function is None:
+        return []
+    try:
+        names = set(dotted_names(ast.parse(test, mode="eval").body))
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    if not names:
+        return []
+    _add_derived(function, names)
+    found: set[int] = set()
+    for node in walk(function):
+        if not isinstance(node, ast.If | ast.Assert):
+            continue
+        if node.lineno <= tested_at or node.lineno <= line <= (node.end_lineno or node.lineno):
+            continue  # above the test, the site's own check, or a branch holding it
+        raising = isinstance(node, ast.Assert) or _raises(node.body)
+        if raising and _tests(node.test, names):
+            found.add(node.lineno)
+    found.update(_checks_following(function, line))
+    return sorted(found)
+
+
+def _add_derived(function: ast.FunctionDef, names: set[str]) -> None:
+    """Add the locals assigned from an expression reading `names` (`num_sms =
+    int(override)`), two steps deep."""
+    for _ in range(2):
+        for node in walk(function):
+            if isinstance(node, ast.Assign) and _any_of(_read_by(node.value), names):
+                names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+
+
+def _any_of(read: Iterable[str], names: set[str]) -> bool:
+    """Whether a dotted name of `read` is one of `names`, or an attribute of one
+    (`requested.upper` of `requested`)."""
+    return any(name in names or any(name.startswith(n + ".") for n in names) for name in read)
+
+
+def _read_by(value: ast.expr) -> set[str]:
+    """The names `value` reads, less those a comprehension in it binds (`[layout for layout
+    in candidates]` reads `candidates`, not a `layout` of the function)."""
+    bound = {
+        name
+        for node in walk(value)
+        if isinstance(node, ast.comprehension)
+        for name in dotted_names(node.target)
+    }
+    return set(dotted_names(value)) - bound
+
+
+def _tests(test: ast.expr, names: set[str]) -> bool:
+    """Whether `test` reads `names`, other than as a None test of them (the site's own
+    condition, or its other side)."""
+    if not _any_of(dotted_names(test), names):
+        return False
+    parts = test.values if isinstance(test, ast.BoolOp) else [test]
+    return not all(_none_test(p) for p in parts)
+
+
+def _none_test(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return _none_test(node.operand)
+    return (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], ast.Is | ast.IsNot | ast.Eq | ast.NotEq)
+        and is_none(node.comparators[0])
+    )
+
+
+def _raises(body: list[ast.stmt]) -> bool:
+    return any(isinstance(node, ast.Raise) for stmt in body for node in walk(stmt))
+
+
+def _checks_following(function: ast.FunctionDef, line: int) -> list[int]:
+    """The `assert`s and raising `if`s that the function meets once the site's check is
+    passed: those after the site's statement in its block, or, for a site in the body of
+    the `if` that guards it, after that `if` (the way out does not take its branch), up to
+    the first statement that leaves."""
+    path = holding_path(function.body, line)
+    depth = len(path)
+    while depth > 0 and isinstance(path[depth - 1][0], ast.If):
+        depth -= 1  # out of the guarding branch the way out skips
+    if depth < len(path):
+        block = path[depth][1]
+    else:
+        inner = inner_block(path[-1][0], line) if path else function.body
+        block = inner if inner is not None else []
+    holding = next(
+        (
+            index
+            for index, statement in enumerate(block)
+            if statement.lineno <= line <= (statement.end_lineno or statement.lineno)
+        ),
+        None,
+    )
+    return _checks_in(block[holding + 1 :]) if holding is not None else []
+
+
+def _checks_in(statements: list[ast.stmt]) -> list[int]:
+    found: list[int] = []
+    for statement in statements:
+        if isinstance(statement, ast.Return | ast.Raise):
+            break
+        if isinstance(statement, ast.Assert) or (
+            isinstance(statement, ast.If) and _raises(statement.body)
+        ):
+            found.append(statement.lineno)
+    return found

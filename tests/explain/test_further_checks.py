@@ -1,0 +1,93 @@
+"""A setting a way out gives "a value" (any value) whose value the function checks again:
+the way out names those checks, so that following it does not lead into them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, offered, page_with_message
+
+from errdex.store import Store
+
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/hooks.py": (
+        "import logging\n"
+        "import os\n"
+        "logger = logging.getLogger(__name__)\n"
+        "PTXAS = os.environ.get('PKG_PTXAS')\n"
+        "\n"
+        "def patch():\n"
+        "    if PTXAS is None:\n"
+        "        raise RuntimeError('ptxas path not set')\n"
+        "    if not os.path.isfile(PTXAS):\n"
+        "        raise RuntimeError(f'ptxas not found: {PTXAS}')\n"
+        "    assert os.environ.get('PKG_KEEP', '0') == '1', 'Require PKG_KEEP=1'\n"
+        "\n"
+        "def num_sms():\n"
+        "    override = os.getenv('PKG_NUM_SMS')\n"
+        "    if override is not None:\n"
+        "        count = int(override)\n"
+        "        if count <= 0:\n"
+        "            raise ValueError('PKG_NUM_SMS must be positive')\n"
+        "        return count\n"
+        "    raise RuntimeError('Cannot determine the SM count')\n"
+        "\n"
+        "def layout(specs):\n"
+        "    candidates = list(specs)\n"
+        "    if len(candidates) > 3:\n"
+        "        candidates = [layout for layout in candidates if layout.compact]\n"
+        "        if not candidates:\n"
+        "            raise ValueError('no compact layout')\n"
+        "    if (requested := os.getenv('PKG_LAYOUT')) is not None:\n"
+        "        layout = requested.upper()\n"
+        "        if layout not in candidates:\n"
+        "            raise ValueError(f'PKG_LAYOUT={requested} is not supported')\n"
+        "    else:\n"
+        "        logger.warning('No layout requested: using the first')\n"
+        "        layout = candidates[0]\n"
+        "    return layout\n"
+        "\n"
+        "def level():\n"
+        "    value = os.getenv('PKG_LEVEL')\n"
+        "    if value is None:\n"
+        "        raise RuntimeError('level not set')\n"
+        "    return value\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("further"), "pkg", FILES)
+
+
+def test_a_value_the_function_checks_again_names_those_checks(store: Store) -> None:
+    texts = offered(page_with_message(store, "pkg", "ptxas path not set"))
+    assert any(
+        t.startswith("Set `PKG_PTXAS` to a value that gets past the checks at lines 9 and 11")
+        for t in texts
+    ), texts
+
+
+def test_a_value_computed_on_in_the_other_branch_names_its_check(store: Store) -> None:
+    texts = offered(page_with_message(store, "pkg", "Cannot determine the SM count"))
+    assert any(
+        t.startswith("Set `PKG_NUM_SMS` to a value that gets past the check at line 17 as well")
+        for t in texts
+    ), texts
+
+
+def test_a_value_nothing_checks_again_is_any_value(store: Store) -> None:
+    texts = offered(page_with_message(store, "pkg", "level not set"))
+    assert any(t.startswith("Set `PKG_LEVEL` to a value (so that") for t in texts), texts
+
+
+def test_only_checks_below_the_settings_test_count(store: Store) -> None:
+    # the check at line 26 runs whatever the variable holds: not one its value must pass
+    texts = offered(page_with_message(store, "pkg", "No layout requested"))
+    assert any(
+        t.startswith("Set `PKG_LAYOUT` to a value that gets past the check at line 30 as well")
+        for t in texts
+    ), texts
