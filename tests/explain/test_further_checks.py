@@ -63,31 +63,36 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     yield from indexed_package(tmp_path_factory.mktemp("further"), "pkg", FILES)
 
 
+def offers(store: Store, message: str, start: str) -> bool:
+    """Whether the page of `message` offers a way out that starts with `start`."""
+    texts = offered(page_with_message(store, "pkg", message))
+    return any(t.startswith(start) for t in texts)
+
+
 def test_a_value_the_function_checks_again_names_those_checks(store: Store) -> None:
-    texts = offered(page_with_message(store, "pkg", "ptxas path not set"))
-    assert any(
-        t.startswith("Set `PKG_PTXAS` to a value that gets past the checks at lines 9 and 11")
-        for t in texts
-    ), texts
+    assert offers(
+        store,
+        "ptxas path not set",
+        "Set `PKG_PTXAS` to a value that gets past the checks at lines 9 and 11 as well",
+    )
 
 
 def test_a_value_computed_on_in_the_other_branch_names_its_check(store: Store) -> None:
-    texts = offered(page_with_message(store, "pkg", "Cannot determine the SM count"))
-    assert any(
-        t.startswith("Set `PKG_NUM_SMS` to a value that gets past the check at line 17 as well")
-        for t in texts
-    ), texts
+    assert offers(
+        store,
+        "Cannot determine the SM count",
+        "Set `PKG_NUM_SMS` to a value that gets past the check at line 17 as well",
+    )
 
 
 def test_a_value_nothing_checks_again_is_any_value(store: Store) -> None:
-    texts = offered(page_with_message(store, "pkg", "level not set"))
-    assert any(t.startswith("Set `PKG_LEVEL` to a value (so that") for t in texts), texts
+    assert offers(store, "level not set", "Set `PKG_LEVEL` to a value (so that")
 
 
 def test_only_checks_below_the_settings_test_count(store: Store) -> None:
     # the check at line 26 runs whatever the variable holds: not one its value must pass
-    texts = offered(page_with_message(store, "pkg", "No layout requested"))
-    assert any(
-        t.startswith("Set `PKG_LAYOUT` to a value that gets past the check at line 30 as well")
-        for t in texts
-    ), texts
+    assert offers(
+        store,
+        "No layout requested",
+        "Set `PKG_LAYOUT` to a value that gets past the check at line 30 as well",
+    )
