@@ -73,7 +73,8 @@ def test_a_value_the_function_checks_again_names_those_checks(store: Store) -> N
     assert offers(
         store,
         "ptxas path not set",
-        "Set `PKG_PTXAS` to a value that gets past the checks at lines 9 and 11 as well",
+        "Set `PKG_PTXAS` to a value that gets past the check at line 9 as well, and pass the check"
+        " at line 11 after it too",
     )
 
 

@@ -41,29 +41,39 @@ def past_further_checks(action: KnobAction, condition: ConditionView, facts: Fac
     )
     if not lines:
         return action
-    where = (
-        f"the check at line {lines[0]}"
-        if len(lines) == 1
-        else "the checks at lines " + ", ".join(map(str, lines[:-1])) + f" and {lines[-1]}"
-    )
-    return replace(action, text=f"{action.text} that gets past {where} as well")
+    value_lines, other_lines = lines
+    text = action.text
+    if value_lines:
+        text += f" that gets past {_checks_at(value_lines)} as well"
+    if other_lines:
+        # a check of something else that the run meets next (a second variable): named, so
+        # that the way out does not stop short of it
+        text += f"{',' if value_lines else ''} and pass {_checks_at(other_lines)} after it too"
+    return replace(action, text=text)
+
+
+def _checks_at(lines: list[int]) -> str:
+    if len(lines) == 1:
+        return f"the check at line {lines[0]}"
+    return "the checks at lines " + ", ".join(map(str, lines[:-1])) + f" and {lines[-1]}"
 
 
 def further_check_lines(
     function: ast.FunctionDef | None, test: str, line: int, tested_at: int
-) -> list[int]:
+) -> tuple[list[int], list[int]] | None:
     """The lines of `function`'s checks below `tested_at` (where `test` is tested), other
     than the one at `line`, that test the names of `test` (or a local computed from them)
-    and raise, and of the checks that follow the statement at `line` in its block. (A
-    check above the test runs whatever the setting: not one its value must get past.)"""
+    and raise; and apart, those of the checks that follow the statement at `line` in its
+    block and test something else. (A check above the test runs whatever the setting: not
+    one its value must get past.) None when there are neither."""
     if function is None:
-        return []
+        return None
     try:
         names = set(dotted_names(ast.parse(test, mode="eval").body))
     except (SyntaxError, ValueError, RecursionError):
-        return []
+        return None
     if not names:
-        return []
+        return None
     _add_derived(function, names)
     found: set[int] = set()
     for node in walk(function):
@@ -74,8 +84,13 @@ def further_check_lines(
         raising = isinstance(node, ast.Assert) or _raises(node.body)
         if raising and _tests(node.test, names):
             found.add(node.lineno)
-    found.update(_checks_following(function, line))
-    return sorted(found)
+    others: set[int] = set()
+    for statement in _checks_following(function, line):
+        checked = statement.test if isinstance(statement, ast.If | ast.Assert) else None
+        same = checked is not None and _tests(checked, names)
+        (found if same else others).add(statement.lineno)
+    others -= found
+    return (sorted(found), sorted(others)) if found or others else None
 
 
 def _add_derived(function: ast.FunctionDef, names: set[str]) -> None:
@@ -129,7 +144,7 @@ def _raises(body: list[ast.stmt]) -> bool:
     return any(isinstance(node, ast.Raise) for stmt in body for node in walk(stmt))
 
 
-def _checks_following(function: ast.FunctionDef, line: int) -> list[int]:
+def _checks_following(function: ast.FunctionDef, line: int) -> list[ast.stmt]:
     """The `assert`s and raising `if`s that the function meets once the site's check is
     passed: those after the site's statement in its block, or, for a site in the body of
     the `if` that guards it, after that `if` (the way out does not take its branch), up to
@@ -154,13 +169,13 @@ def _checks_following(function: ast.FunctionDef, line: int) -> list[int]:
     return _checks_in(block[holding + 1 :]) if holding is not None else []
 
 
-def _checks_in(statements: list[ast.stmt]) -> list[int]:
-    found: list[int] = []
+def _checks_in(statements: list[ast.stmt]) -> list[ast.stmt]:
+    found: list[ast.stmt] = []
     for statement in statements:
         if isinstance(statement, ast.Return | ast.Raise):
             break
         if isinstance(statement, ast.Assert) or (
             isinstance(statement, ast.If) and _raises(statement.body)
         ):
-            found.append(statement.lineno)
+            found.append(statement)
     return found
