@@ -496,6 +496,8 @@ LINK = {
 
 
         def encode_site(site):
+            if not site:
+                return ""
             if site.isascii():
                 return site
             try:
@@ -597,3 +599,13 @@ def test_a_part_under_an_except_is_named_on_the_public_call(link: Store) -> None
         "Pass the `site` part of the argument `text` of `link.Link` or `link.Site` (it "
         "reaches `encode_site` as `site`) as ASCII text."
     )
+
+
+def test_a_guard_on_a_part_the_user_passes_is_not_said_to_have_no_argument_behind(
+    link: Store,
+) -> None:
+    # `if not site: return` says when the check applies; `site` is the user's part of `text`
+    page = page_with_message(link, "link", "Invalid international site")
+    assert "The check applies only when `site` is set" in page.what_it_means
+    assert "errdex found no setting behind that" in page.what_it_means
+    assert "argument a user passes" not in page.what_it_means

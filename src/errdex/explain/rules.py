@@ -60,6 +60,7 @@ from errdex.explain.user_data import arguments_read
 from errdex.explain.user_values import user_value_sentence
 from errdex.explain.waiting_branch import waiting_branches, waiting_sentence
 from errdex.facts import ConditionKind, KnobKind, SiteKind
+from errdex.link.expression_texts import parse_expression
 from errdex.linked_facts import NAMED_IN_MESSAGE
 from errdex.reading_facts import TryRead
 from errdex.store.base import StoredSite
@@ -169,7 +170,7 @@ def what_it_means(facts: Facts) -> str:
             tail = " The ways out below avoid it another way." if elsewhere else ""
             sentences.append(" ".join([f"The check applies only when {context}.", *said]) + tail)
         elif not narrows_call_result(facts):
-            given = arguments_read(facts) or user_value_sentence(facts)
+            given = arguments_read(facts) or user_value_sentence(facts) or _entry_read(rest, facts)
             behind = "no setting" if given else "no setting or argument a user passes"
             tail = "; the ways out below avoid the check another way" if elsewhere else ""
             sentences.append(
@@ -617,6 +618,21 @@ def _mutating_call(node: ast.AST) -> bool:
         and node.func.attr in _MUTATORS
         and isinstance(node.func.value, ast.Name)
     )
+
+
+def _entry_read(conditions: list[ConditionView], facts: Facts) -> bool:
+    """Whether a condition reads a parameter that a public call hands in as it is
+    (`facts.entry_args`: `encode_host`'s `host`, the `host` part of the `url` given to
+    `httpx.URL`): an argument a user passes is behind it, whatever its own function."""
+    if not facts.entry_args:
+        return False
+    for condition in conditions:
+        tree = parse_expression(condition.text)
+        if tree is not None and any(
+            isinstance(n, ast.Name) and n.id in facts.entry_args for n in walk(tree)
+        ):
+            return True
+    return False
 
 
 def _context(facts: Facts) -> list[ConditionView]:
