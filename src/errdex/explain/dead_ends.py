@@ -30,6 +30,8 @@ from collections.abc import Iterator
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts, function_at
 from errdex.explain.item_fields import own_init
+from errdex.explain.knob_actions import knob_action
+from errdex.explain.none_goes_on import none_goes_on
 from errdex.explain.page import ConditionView
 from errdex.explain.plain import code
 from errdex.explain.refused_ways import KnownValues, if_in, stored
@@ -205,6 +207,16 @@ def not_offered(conditions: list[ConditionView], facts: Facts) -> tuple[list[str
             f"then returns {code(str(value))} at line {at}, what this warning gives up by "
             f"returning {code(str(not value))} at line {given_up}; it forces that before the "
             "test that gives it up."
+        )
+    for condition in conditions:
+        used = none_goes_on(condition, facts)
+        if used is None or knob_action(condition, facts.knobs) is None:
+            continue  # said only where a setting's way out was left out for it
+        dropped = True
+        words = condition.plain or code(condition.text)
+        said.append(
+            f"The other way of “{words}” (line {condition.line}) is no way out: it only skips "
+            f"this check, and the function goes on to use {code(used[0])} at line {used[1]}."
         )
     dropped = dropped or any(half_built(c, facts) for c in conditions)
     return said, dropped

@@ -106,6 +106,7 @@ from errdex.explain.narrowing import kept_conditions
 from errdex.explain.network_try import network_solutions
 from errdex.explain.next_checks import next_checked
 from errdex.explain.no_action import never_runs
+from errdex.explain.none_goes_on import none_goes_on
 from errdex.explain.not_associated import not_associated_solution
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
@@ -370,6 +371,8 @@ def _solutions(facts: Facts) -> list[Solution]:
             continue  # the other side raises the same error
         if action is not None and key_checked(action, facts):
             continue  # the key's value meets a check of its own in the same function
+        if action is not None and none_goes_on(condition, facts) is not None:
+            continue  # skips the assert, but the None it refused is used on after it
         if action is not None and decides_one_part(condition, action, facts):
             continue  # a switch of one of the parts that must all change
         if action is not None:
