@@ -22,6 +22,14 @@ FILES = {
         "        tokens = tokens[:-1]\n"
         "    return client.lookup(tokens)\n"
         "\n"
+        "def refetched(request, client):\n"
+        "    tokens = request.tokens\n"
+        "    if os.environ.get('PKG_SKIP') == '1':\n"
+        "        assert tokens is not None\n"
+        "        tokens = tokens[:-1]\n"
+        "    tokens = client.fetch(request)\n"
+        "    return client.lookup(tokens)\n"
+        "\n"
         "def trimmed(request):\n"
         "    tokens = request.tokens\n"
         "    if os.environ.get('PKG_SKIP') == '1':\n"
@@ -54,3 +62,8 @@ def test_what_it_means_says_why_the_setting_is_no_way_out(store: Store) -> None:
     )
     assert "at line 8" in page.what_it_means
     assert "errdex found no setting" not in page.what_it_means
+
+
+def test_turning_the_guard_off_stays_when_the_name_is_bound_anew_after(store: Store) -> None:
+    texts = offered(page_in_function(store, "pkg", "refetched"))
+    assert any("PKG_SKIP" in t for t in texts), texts

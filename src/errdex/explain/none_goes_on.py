@@ -42,14 +42,26 @@ def none_goes_on(condition: ConditionView, facts: Facts) -> tuple[str, int] | No
         and any(s.lineno == site.line for s in guard.body)
     ):
         return None
-    read = (
-        node.lineno
-        for after in block[index + 1 :]
-        for node in walk(after)
-        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
-    )
-    line = next(read, None)
+    line = _first_read(block[index + 1 :], name)
     return (name, line) if line is not None else None
+
+
+def _first_read(statements: list[ast.stmt], name: str) -> int | None:
+    """The line of the first statement of `statements` that reads `name`; None when one
+    binds it anew first (`token_ids = fetch()`: the None is gone) or none reads it."""
+    for statement in statements:
+        reads = [
+            n.lineno
+            for n in walk(statement)
+            if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+        ]
+        if isinstance(statement, ast.Assign | ast.AnnAssign) and not reads:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                return None
+        if reads:
+            return min(reads)
+    return None
 
 
 def _asserted_name(function: ast.FunctionDef, line: int) -> str | None:
