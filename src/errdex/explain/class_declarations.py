@@ -20,6 +20,7 @@ from errdex.explain.context import kept_module, top_class_in
 from errdex.explain.imported_class import module_paths
 from errdex.explain.plain import code
 from errdex.extract.module import module_name, resolve_relative
+from errdex.extract.shapes import without_docstring
 from errdex.store.base import Store, StoredSite
 
 # `supported_kv_cache_dtypes`, `supports_kv_cache_dtype`: the setting's name inside
@@ -158,11 +159,7 @@ def startswith_argument(node: ast.expr, subject: Callable[[ast.expr], bool]) -> 
 
 def method_body(method: ast.FunctionDef) -> list[ast.stmt]:
     """The method's statements, its docstring (or any bare constant) aside."""
-    return [
-        s
-        for s in method.body
-        if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
-    ]
+    return without_docstring(method.body)
 
 
 def _refuses_none(statement: ast.stmt, arg: str) -> bool:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from errdex.extract.conditions import NAME_OR_ATTRIBUTE, dotted_name, dotted_names, walk
 from errdex.extract.knobs import env_read_of
-from errdex.extract.shapes import OWN_ATTRIBUTE, OWN_OBJECT, SUPER
+from errdex.extract.shapes import OWN_ATTRIBUTE, OWN_OBJECT, SUPER, without_docstring
 from errdex.extract.shapes import receiver as receiver_of
 from errdex.facts import CallSite, PropertyFact, TestRef
 
@@ -203,10 +203,7 @@ def key_getter_fact(
     other method."""
     args = stmt.args
     params = [a.arg for a in (*args.posonlyargs, *args.args)]
-    # the docstring aside
-    body = [
-        s for s in stmt.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
-    ]
+    body = without_docstring(stmt.body)
     if len(params) not in (2, 3) or params[0] != "self" or _bound_elsewhere(stmt):
         return None
     if len(body) != 1 or not isinstance(body[0], ast.Return):

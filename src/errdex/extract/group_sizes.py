@@ -16,7 +16,7 @@ import re
 import textwrap
 from collections.abc import Callable, Collection, Iterator
 
-from errdex.extract.shapes import statements_under
+from errdex.extract.shapes import statements_under, without_docstring
 from errdex.extract.textscan import name_start
 from errdex.lazy_re import lazy_compile
 
@@ -110,12 +110,7 @@ def group_accessors(text: str) -> dict[str, str]:
         function = _parsed(source)
         if function is None:
             continue
-        body = [
-            s
-            for s in function.body
-            if not isinstance(s, ast.Assert)
-            and not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
-        ]
+        body = [s for s in without_docstring(function.body) if not isinstance(s, ast.Assert)]
         if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
             continue
         value = body[0].value

@@ -147,6 +147,13 @@ def is_none(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
+def without_docstring(statements: list[ast.stmt]) -> list[ast.stmt]:
+    """`statements` with the docstring (or any bare constant) aside."""
+    return [
+        s for s in statements if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+    ]
+
+
 def is_name(node: ast.AST, name: str) -> bool:
     """Whether `node` is the plain name `name`."""
     return isinstance(node, ast.Name) and node.id == name
