@@ -600,27 +600,23 @@ def statement_pairs(tree: ast.AST) -> Iterator[tuple[ast.stmt, ast.stmt]]:
                 yield from itertools.pairwise(block)
 
 
-def statements_after(tree: ast.AST, line: int) -> list[ast.stmt] | None:
+def statements_after(function: ast.FunctionDef, line: int) -> list[ast.stmt] | None:
     """The statements after the expression statement holding `line` (a call that logs or
-    warns), in the same block of `tree`; None when no expression statement holds it."""
-    for node in walk(tree):
-        for field_name in ("body", "orelse", "finalbody"):
-            block = getattr(node, field_name, None)
-            if not isinstance(block, list):
-                continue
-            for index, statement in enumerate(block):
-                holds = statement.lineno <= line <= (statement.end_lineno or statement.lineno)
-                if holds and isinstance(statement, ast.Expr):
-                    return block[index + 1 :]
-    return None
+    warns), in the same block of `function`; None when no expression statement holds it."""
+    path = holding_path(function.body, line)
+    if not path or not isinstance(path[-1][0], ast.Expr):
+        return None
+    _, block, index = path[-1]
+    return block[index + 1 :]
 
 
 def holding_path(body: list[ast.stmt], line: int) -> list[tuple[ast.stmt, list[ast.stmt], int]]:
-    """The compound statements from `body` down to the innermost one holding `line`: each
-    with the block it sits in and its index there."""
+    """Each statement holding `line`, from the one of `body` down to the innermost (a simple
+    statement, or a compound one none of whose blocks holds it), with the block it sits in
+    and its index there."""
     path: list[tuple[ast.stmt, list[ast.stmt], int]] = []
-    block = body
-    while True:
+    block: list[ast.stmt] | None = body
+    while block is not None:
         holding = next(
             (
                 (index, statement)
@@ -629,22 +625,24 @@ def holding_path(body: list[ast.stmt], line: int) -> list[tuple[ast.stmt, list[a
             ),
             None,
         )
-        inner = inner_block(holding[1], line) if holding is not None else None
-        if holding is None or inner is None:
-            return path
-        path.append((holding[1], block, holding[0]))
-        block = inner
+        if holding is None:
+            break
+        index, statement = holding
+        path.append((statement, block, index))
+        block = inner_block(statement, line)
+    return path
 
 
 def inner_block(statement: ast.stmt, line: int) -> list[ast.stmt] | None:
-    """The block of compound `statement` (a body, an `else`, a handler's body) that holds
-    `line`."""
+    """The block of compound `statement` (a body, an `else`, a handler's or a case's body)
+    that holds `line`."""
     blocks: list[list[ast.stmt]] = [
         getattr(statement, name)
         for name in ("body", "orelse", "finalbody")
         if isinstance(getattr(statement, name, None), list)
     ]
     blocks += [h.body for h in getattr(statement, "handlers", [])]
+    blocks += [c.body for c in getattr(statement, "cases", [])]
     for block in blocks:
         if block and block[0].lineno <= line <= (block[-1].end_lineno or block[-1].lineno):
             return block

@@ -20,20 +20,18 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from errdex.ast_walk import walk
-from errdex.explain.context import Facts, holding_path, inner_block
+from errdex.explain.context import Facts, holding_path
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView
 from errdex.extract.conditions import dotted_names
 from errdex.extract.shapes import is_none
-
-_ANY_VALUE = " to a value"
 
 
 def past_further_checks(action: KnobAction, condition: ConditionView, facts: Facts) -> KnobAction:
     """`action` with the lines of the checks its value must get past as well, when it sets a
     setting to any value and the function checks that value again (or goes straight on to
     other checks)."""
-    if not action.text.endswith(_ANY_VALUE):
+    if not action.any_value:
         return action
     function = facts.site_function()
     lines = further_check_lines(
@@ -150,23 +148,13 @@ def _checks_following(function: ast.FunctionDef, line: int) -> list[ast.stmt]:
     the `if` that guards it, after that `if` (the way out does not take its branch), up to
     the first statement that leaves."""
     path = holding_path(function.body, line)
-    depth = len(path)
+    depth = len(path) - 1  # the site's own statement
     while depth > 0 and isinstance(path[depth - 1][0], ast.If):
         depth -= 1  # out of the guarding branch the way out skips
-    if depth < len(path):
-        block = path[depth][1]
-    else:
-        inner = inner_block(path[-1][0], line) if path else function.body
-        block = inner if inner is not None else []
-    holding = next(
-        (
-            index
-            for index, statement in enumerate(block)
-            if statement.lineno <= line <= (statement.end_lineno or statement.lineno)
-        ),
-        None,
-    )
-    return _checks_in(block[holding + 1 :]) if holding is not None else []
+    if depth < 0:
+        return []
+    _, block, index = path[depth]
+    return _checks_in(block[index + 1 :])
 
 
 def _checks_in(statements: list[ast.stmt]) -> list[ast.stmt]:

@@ -92,6 +92,9 @@ class KnobAction:
     aside: str | None = None
     # the settings it turns together (`a or b`: every part false), when more than one
     joined: int = 1
+    # it sets the setting to any value (one that must not be None): what value passes the
+    # function's further checks is not known (`further_checks` names their lines)
+    any_value: bool = False
 
     @property
     def vague(self) -> bool:
@@ -517,7 +520,7 @@ def _env_action(knob: Knob, shape: Shape) -> KnobAction | None:
         case "false":
             return KnobAction(f"Set `{name}` to a non-empty value", name)
         case "is" | "==" if shape.value is None:
-            return KnobAction(f"Set `{name}` to a value", name)
+            return KnobAction(f"Set `{name}` to a value", name, any_value=True)
         case "is not" | "!=" if shape.value is None:
             return KnobAction(f"Unset `{name}`", name, before=f"export {name}=VALUE", after=off)
         case "is" | "==" if isinstance(shape.value, bool):

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 import msgspec
 
-from errdex.explain.context import Facts, inner_block, lines_of
+from errdex.explain.context import Facts, holding_path, lines_of
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.refused_ways import (
@@ -188,22 +188,13 @@ def _after_site(
 ) -> Iterator[tuple[ast.expr, bool, int]]:
     """The checks sure to run after the statement holding the site, in its block and the
     blocks around it (up to a loop), while `param` keeps its value."""
-    chain: list[tuple[list[ast.stmt], int, ast.stmt | None]] = []
-    block: list[ast.stmt] = function.body
-    owner: ast.stmt | None = None
-    while True:
-        index = next(
-            (i for i, s in enumerate(block) if s.lineno <= line <= (s.end_lineno or s.lineno)),
-            None,
-        )
-        if index is None:
-            break
-        chain.append((block, index, owner))
-        statement = block[index]
-        inner = inner_block(statement, line)
-        if inner is None:
-            break
-        block, owner = inner, statement
+    path = holding_path(function.body, line)
+    # each level's block, the index of the statement holding the line, and the statement
+    # whose block it is (None for the function's own)
+    chain = [
+        (block, index, path[depth - 1][0] if depth else None)
+        for depth, (_, block, index) in enumerate(path)
+    ]
     assigned: set[str] = set()
     for block, index, owner in reversed(chain):
         for statement in block[index + 1 : index + 1 + _MAX_NEXT]:

@@ -16,34 +16,39 @@ import ast
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts, holding_path
 from errdex.explain.page import ConditionView
-from errdex.extract.shapes import is_none
+from errdex.extract.shapes import is_not_none
 from errdex.facts import SiteKind
 
 
 def none_goes_on(condition: ConditionView, facts: Facts) -> tuple[str, int] | None:
     """NAME and the line where the function reads it after the `if`, when `condition` is
-    the test of that `if`, which guards the site's `assert NAME is not None`."""
+    the test of that `if`, which guards the site's `assert NAME is not None`. (Asked by the
+    solutions and by "What it means": worked out once a page.)"""
+    if facts.stored.site.kind != SiteKind.ASSERT:
+        return None
+    return facts.once(f"none_goes_on:{condition.line}", lambda: _goes_on(condition, facts))
+
+
+def _goes_on(condition: ConditionView, facts: Facts) -> tuple[str, int] | None:
     site = facts.stored.site
-    if site.kind != SiteKind.ASSERT:
-        return None
     function = facts.site_function()
-    name = _asserted_name(function, site.line) if function is not None else None
-    if function is None or name is None:
+    path = holding_path(function.body, site.line) if function is not None else []
+    if len(path) < 2:
         return None
-    path = holding_path(function.body, site.line)
-    if not path:
-        return None
-    guard, block, index = path[-1]
+    statement, in_block, _ = path[-1]
+    guard, block, index = path[-2]
+    asserted = is_not_none(statement.test) if isinstance(statement, ast.Assert) else None
     # the assert in the body of the `if` itself: the other way skips it and goes on after
     # the `if` (not an `elif` or `else` of a chain, whose other way is another branch)
     if not (
-        isinstance(guard, ast.If)
+        isinstance(asserted, ast.Name)
+        and isinstance(guard, ast.If)
         and guard.lineno == condition.line
-        and any(s.lineno == site.line for s in guard.body)
+        and in_block is guard.body
     ):
         return None
-    line = _first_read(block[index + 1 :], name)
-    return (name, line) if line is not None else None
+    line = _first_read(block[index + 1 :], asserted.id)
+    return (asserted.id, line) if line is not None else None
 
 
 def _first_read(statements: list[ast.stmt], name: str) -> int | None:
@@ -61,21 +66,4 @@ def _first_read(statements: list[ast.stmt], name: str) -> int | None:
                 return None
         if reads:
             return min(reads)
-    return None
-
-
-def _asserted_name(function: ast.FunctionDef, line: int) -> str | None:
-    """NAME of the `assert NAME is not None` at `line`."""
-    for node in walk(function):
-        if isinstance(node, ast.Assert) and node.lineno == line:
-            test = node.test
-            if (
-                isinstance(test, ast.Compare)
-                and isinstance(test.left, ast.Name)
-                and len(test.ops) == 1
-                and isinstance(test.ops[0], ast.IsNot)
-                and is_none(test.comparators[0])
-            ):
-                return test.left.id
-            return None
     return None

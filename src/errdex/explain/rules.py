@@ -12,7 +12,7 @@ from errdex.ast_walk import walk
 from errdex.explain.abstract import enforced_abstract
 from errdex.explain.bookkeeping import bookkeeping_sentence, own_bookkeeping
 from errdex.explain.class_hooks import class_hook_sentence
-from errdex.explain.context import Facts, holding_path, statements_after
+from errdex.explain.context import Facts, holding_path
 from errdex.explain.dead_ends import not_offered
 from errdex.explain.decorated import decorated_sentence
 from errdex.explain.failed_call import caught_bare, made_sentence, wrapped_sentence
@@ -312,15 +312,13 @@ def _rests_outward(function: ast.FunctionDef, line: int) -> Iterator[tuple[list[
     each enclosing statement in turn, innermost first; each with whether running off the
     end of that block goes on to the next (an `if`'s branch or a `with` body does; a loop,
     a `try` or a nested function does not, as far as this reading goes)."""
-    rest = statements_after(function, line)
-    if rest is None:
-        return
     path = holding_path(function.body, line)
-    yield rest, bool(path) and isinstance(path[-1][0], ast.If | ast.With)
+    if not path or not isinstance(path[-1][0], ast.Expr):
+        return
     for depth in range(len(path) - 1, -1, -1):
         _, block, index = path[depth]
-        outer_falls = depth > 0 and isinstance(path[depth - 1][0], ast.If | ast.With)
-        yield block[index + 1 :], outer_falls
+        falls = depth > 0 and isinstance(path[depth - 1][0], ast.If | ast.With)
+        yield block[index + 1 :], falls
 
 
 _PASSED = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)
