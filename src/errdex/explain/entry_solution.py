@@ -27,13 +27,25 @@ from errdex.explain.entry_input import (
     roots,
     state_of,
 )
+from errdex.explain.expanded import expanded
+from errdex.explain.hiding_flags import input_solution
 from errdex.explain.input_nodes import conjuncts
+from errdex.explain.inputs import Given, input_action
+from errdex.explain.literal_members import with_members
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code, listed
 from errdex.extract.module import module_name
 from errdex.extract.shapes import is_none
 from errdex.facts import ConditionKind, SiteKind
+from errdex.link.expression_texts import parse_expression
 from errdex.store.base import Store, StoredSite
+
+# "Pass None for the argument ...", "Pass an empty (false) value for ...", "Leave the
+# argument ... out": the value handed in taken back
+_DROPPING = ("Pass None for ", "Pass an empty (false) value for ", "Leave the argument ")
+# a flag that says what a thing is (`is_multimodal_model`), not what the user asks for
+_PREDICATES = ("is_", "has_")
+_TURNED = ("Pass a non-empty (true) value for ", "Pass an empty (false) value for ", "Pass `")
 
 
 def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solution | None:
@@ -81,6 +93,12 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
     # every check of the path on that value: the raise's own test alone may read as less
     # than it is (`!= 'auto'` after the `bfloat16` and fp8 returns)
     on_it = [c for c in checks if read[0] in roots(c.text)]
+    # only where every chain agrees (`sole_entry`): with several entry points, which one
+    # the user called is not known, and the check is said as it is
+    sole = facts.memo.get(f"sole_entry:{read[0]}") is entry
+    given = _value_to_pass(facts, check, on_it, read[0], entry) if sole else None
+    if given is not None:
+        return given
     if entry.how:
         change = f"Change {_part(entry)}: each reaches {code(callee)} as {code(read[0])}"
     else:
@@ -89,6 +107,52 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
             f"{_items(entry)}: {_it(entry)} reaches {code(callee)} as {code(read[0])}"
         )
     return checked_change(change, on_it, check, said)
+
+
+def _value_to_pass(
+    facts: Facts, check: ConditionView, on_it: list[ConditionView], param: str, entry: Entry
+) -> Solution | None:
+    """The value of the public call's argument that gets past the check, in the input rules'
+    words ("Pass the argument `k_mode` of `preprocess_dots3_note_video` (it reaches
+    `_group_bounds`) equal to `'logk'`"), where the raise's own test is the only check of
+    the path on the argument, handed on as it is (no part or item of it); else None, and
+    the page says the check instead. The test alone, not the `elif`s before it merged
+    (`merged_type_checks`): an earlier arm may raise for the value it takes (`if
+    isinstance(timeout, str): raise ...`). A value that only drops what the user asked for
+    is no such value: None or an empty value for a test joined by `and` (`params and not
+    isinstance(params[0], ...)`: the user's parameters are the point of the call), a
+    predicate turned over (`is_multimodal_model`: what the model is, not a choice), or
+    "other than" the value refused, which names none that passes."""
+    if entry.how or on_it != [check]:
+        return None
+    kept = facts.entry_args
+    facts.entry_args = {**kept, param: entry}
+    try:
+        given = input_action(check, facts, handed=True)
+        if given is None:
+            wide = expanded(check, facts)
+            given = input_action(wide, facts, handed=True) or input_action(
+                with_members(wide, facts), facts, handed=True
+            )
+        if given is None or given.argument != entry.argument or _drops_value(given, check):
+            return None
+        solution, way_out = input_solution(given, check, facts)
+    finally:
+        facts.entry_args = kept
+    return solution if way_out else None
+
+
+def _drops_value(given: Given, check: ConditionView) -> bool:
+    """Whether the words only take back the value the user gave (`_value_to_pass`)."""
+    text = given.text
+    if " other than " in text:
+        return True
+    node = parse_expression(check.text)
+    joined = isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)
+    if joined and text.startswith(_DROPPING):
+        return True
+    predicate = given.argument is not None and given.argument.startswith(_PREDICATES)
+    return predicate and text.startswith(_TURNED)
 
 
 def _part_read(

@@ -68,15 +68,17 @@ class Given:
     argument: str | None = None
 
 
-def input_action(condition: ConditionView, facts: Facts) -> Given | None:
-    """What to pass instead, when the condition is on the input of a public function."""
+def input_action(condition: ConditionView, facts: Facts, *, handed: bool = False) -> Given | None:
+    """What to pass instead, when the condition is on the input of a public function (or,
+    `handed`, of a function no user calls whose arguments `facts.entry_args` names at the
+    public call that hands each on as it is)."""
     function = facts.stored.site.function
     node = parse_expression(condition.text)
     if node is None:
         return None
     # a private method of a public class: its own arguments come from the class's code,
     # the attributes its constructor set from the user's keywords
-    public = public_name(function)
+    public = handed or public_name(function)
     method = _public_method_owner(function, facts.stored.site.class_name)
     # the keys a private function wants of a mapping it is given: such a mapping is
     # data passed in (a prompt, a request body), whatever calls pass it on
