@@ -63,6 +63,7 @@ from errdex.explain.related import related_errors
 from errdex.explain.report import prefilled, tracker_of
 from errdex.explain.returned_fields import returned_fields
 from errdex.explain.rules import what_it_means, when_it_happens
+from errdex.explain.runnable_fix import checked_fixes
 from errdex.explain.same_error import same_error_paths
 from errdex.explain.sibling_advice import sibling_advice
 from errdex.explain.solutions import solutions
@@ -295,7 +296,8 @@ def gather_facts(stored: StoredSite) -> Facts:
 def explain(facts: Facts) -> Explanation:
     """The deterministic explanation: from the facts alone, offline."""
     meaning = what_it_means(facts)
-    ways, fix = windows_fixes(facts, solutions(facts), example_fix(facts))
+    # every fix shown checked against the index: rewritten or withheld when it cannot run
+    ways, fix = checked_fixes(facts, *windows_fixes(facts, solutions(facts), example_fix(facts)))
     return Explanation(
         what_it_means=meaning,
         when_it_happens=when_it_happens(facts),

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from errdex.ast_walk import walk_scope
 from errdex.explain.context import Facts
 from errdex.explain.init_values import own_init
-from errdex.extract.shapes import own_attributes_set
+from errdex.extract.shapes import is_name, is_none_test, own_attributes_set
 
 # a guard no condition names: an `except` clause, a `case` of a `match`
 _UNKNOWN_GUARD = ast.Name(id="<guard>")
@@ -104,15 +104,8 @@ def _none_test(test: ast.expr, param: str) -> bool:
     """`param is None`, `not param`."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return isinstance(test.operand, ast.Name) and test.operand.id == param
-    return (
-        isinstance(test, ast.Compare)
-        and isinstance(test.left, ast.Name)
-        and test.left.id == param
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Is)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    )
+    left = is_none_test(test)
+    return left is not None and is_name(left, param)
 
 
 def _negated(test: ast.expr) -> ast.expr:

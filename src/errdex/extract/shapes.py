@@ -161,10 +161,19 @@ def is_name(node: ast.AST, name: str) -> bool:
 
 def is_not_none(node: ast.expr) -> ast.expr | None:
     """`X` of `X is not None`, else None."""
+    return _compared_to_none(node, ast.IsNot)
+
+
+def is_none_test(node: ast.expr) -> ast.expr | None:
+    """`X` of `X is None`, else None."""
+    return _compared_to_none(node, ast.Is)
+
+
+def _compared_to_none(node: ast.expr, op: type[ast.cmpop]) -> ast.expr | None:
     if (
         isinstance(node, ast.Compare)
         and len(node.ops) == 1
-        and isinstance(node.ops[0], ast.IsNot)
+        and isinstance(node.ops[0], op)
         and isinstance(node.comparators[0], ast.Constant)
         and node.comparators[0].value is None
     ):
