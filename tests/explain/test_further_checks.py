@@ -54,6 +54,25 @@ FILES = {
         "    if value is None:\n"
         "        raise RuntimeError('level not set')\n"
         "    return value\n"
+        "\n"
+        "def compile_ptx(path):\n"
+        "    assert PTXAS is not None, 'ptxas path needed to compile'\n"
+        "    return [PTXAS, path]\n"
+        "\n"
+        "TOOL = os.environ.get('PKG_TOOL')\n"
+        "\n"
+        "def run_tool(args):\n"
+        "    if TOOL is None:\n"
+        "        raise RuntimeError('tool path not set')\n"
+        "    assert args, 'no arguments'\n"
+        "    return TOOL\n"
+        "\n"
+        "CACHE = os.environ.get('PKG_CACHE')\n"
+        "\n"
+        "def cache_dir():\n"
+        "    if CACHE is None:\n"
+        "        raise RuntimeError('cache dir not set')\n"
+        "    return CACHE\n"
     ),
 }
 
@@ -73,9 +92,35 @@ def test_a_value_the_function_checks_again_names_those_checks(store: Store) -> N
     assert offers(
         store,
         "ptxas path not set",
-        "Set `PKG_PTXAS` to a value that gets past the check at line 9 as well, and pass the check"
-        " at line 11 after it too",
+        "Set `PKG_PTXAS` to a value that gets past the check at line 9 as well, and set"
+        " `PKG_KEEP=1` with it (the check at line 11 requires it)",
     )
+
+
+def test_a_check_of_something_else_that_follows_is_named_as_one_to_pass(store: Store) -> None:
+    assert offers(
+        store,
+        "tool path not set",
+        "Set `PKG_TOOL` to a value and pass the check at line 52 after it too",
+    )
+
+
+def test_a_variable_another_function_of_the_file_requires_with_it_is_named(
+    store: Store,
+) -> None:
+    # `patch` reads `PTXAS` too and asserts `PKG_KEEP` at its top: setting the path for this
+    # check leads into that one
+    assert offers(
+        store,
+        "ptxas path needed to compile",
+        "Set `PKG_PTXAS` to a value, and set `PKG_KEEP=1` with it (`patch`, which reads"
+        " `PKG_PTXAS` too, requires it at line 11)",
+    )
+
+
+def test_no_companion_from_a_function_that_does_not_read_the_variable(store: Store) -> None:
+    # `patch` asserts `PKG_KEEP`, but reads no `CACHE`
+    assert offers(store, "cache dir not set", "Set `PKG_CACHE` to a value (so that")
 
 
 def test_a_value_computed_on_in_the_other_branch_names_its_check(store: Store) -> None:

@@ -230,3 +230,12 @@ def test_words_written_since_the_last_search_count_whoever_wrote_them(
 
     filled.write_version(version_info("3.0", "c" * 40), [with_word("sharded")], FILES)
     assert len(filled.search_candidates(["PIECEWISE", "sharded"])) == 2
+
+
+def test_the_sites_whose_facts_name_a_word(filled: Store) -> None:
+    # a rule asks for the sites that read a setting anywhere in their facts, then reads them
+    version_id = filled.get_error(PIECEWISE.id)[0].version_id
+    assert ids(filled.sites_naming(version_id, "use_v2")) == [PIECEWISE.id]
+    assert ids(filled.sites_naming(version_id, "lora")) == [UNSUPPORTED.id]
+    assert filled.sites_naming(version_id, "no_such_name") == []
+    assert filled.sites_naming(version_id, "a'; --") == []  # no name: not asked at all

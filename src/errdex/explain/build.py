@@ -149,6 +149,7 @@ def _build_page(
     facts.top_init = lambda: store.file_text(chosen.version_id, top_init_file(chosen))
     facts.imported_class = _free_of(facts, lambda known, name: imported_class(store, known, name))
     facts.file_text = lambda file: store.file_text(chosen.version_id, file)
+    facts.sites_naming = lambda name: store.sites_naming(chosen.version_id, name)
     facts.raised_bare = lambda name: raised_bare(store, chosen, name)
     facts.class_files = lambda name: tuple(
         dict.fromkeys(s.file for s in store.class_sites(chosen.version_id, name))

@@ -117,6 +117,18 @@ class RefusedMode:
     line: int
 
 
+class Exempted(NamedTuple):
+    """The check a permission switch lets the user past, which turning it off leads into
+    (`explain/exempting_settings.py`)."""
+
+    condition: str  # the held condition the way out would make false
+    setting: str  # as the page names it: `use_heterogeneous_vocab` of `--speculative-config`
+    caller: str  # the function that calls the check only with the setting off
+    function: str  # the check's function
+    file: str
+    line: int  # the check's raise
+
+
 @dataclass(frozen=True)
 class SiblingAdvice:
     """Another check's advice on a test this one holds too (`explain/sibling_advice.py`)."""
@@ -277,6 +289,12 @@ class Facts:
     imported_class: Callable[[str], ast.ClassDef | None] | None = field(default=None, repr=False)
     # a file of the version → its kept text (a caller's of another file; needs the store)
     file_text: Callable[[str], str | None] | None = field(default=None, repr=False)
+    # a setting's name (or a key's) → the sites of the version whose facts name it, read
+    # when a rule asks (`explain/exempting_settings.py`; needs the store)
+    sites_naming: Callable[[str], list[StoredSite]] | None = field(default=None, repr=False)
+    # a setting a way out would turn off, whose being on spares the user another check of
+    # the version (set with `solved`, `explain/exempting_settings.py`): "What it means"
+    exempted: list[Exempted] = field(default_factory=list)
     # a class's name → the files of the version whose sites are in its methods, read when
     # a rule asks (`explain/filled_flags.py`)
     class_files: Callable[[str], tuple[str, ...]] | None = field(default=None, repr=False)

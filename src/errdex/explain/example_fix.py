@@ -62,6 +62,7 @@ def example_fix(facts: Facts) -> ExampleFix | None:
     for variant in facts.variants:
         candidates.extend(variant.conditions)
     hidden = {s.condition for s in facts.hidden}  # switches that only hide the error
+    hidden |= {e.condition for e in facts.exempted}  # settings that spare another check
     for condition in candidates:
         if condition.text in hidden:
             continue

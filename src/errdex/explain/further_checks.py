@@ -7,6 +7,13 @@ ptxas hook asserts `CUTE_DSL_PTXAS_PATH is not None`, then raises unless the pat
 executable file, then asserts a second variable. "Set it to a value" alone leads into those
 checks: the way out names the lines the value (and the run) must get past as well.
 
+A check of a second variable against a literal (`assert os.environ.get("CUTE_DSL_KEEP_PTX",
+"0") == "1"`) is passed by no value of the first: its companion value is named
+("and set `CUTE_DSL_KEEP_PTX=1` with it"), here or in another function of the file that reads
+the same variable and makes that check at its top (`patch()`, for `_compile_ptx`'s assert of
+the variable: the hook it installs is the only way there). Followed as written, the way out
+then meets neither check.
+
 Read from the site's function alone: a test of the same names (or of a local computed from
 them) under which the function raises, and the checks that follow the site's statement in its
 block. A test that is itself a None test of the names is the site's own condition (or its
@@ -24,6 +31,7 @@ from errdex.explain.context import Facts, holding_path
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView
 from errdex.extract.conditions import dotted_names
+from errdex.extract.knobs import env_read_of
 from errdex.extract.shapes import is_none
 
 
@@ -37,9 +45,14 @@ def past_further_checks(action: KnobAction, condition: ConditionView, facts: Fac
     lines = further_check_lines(
         function, condition.test, facts.stored.site.line, condition.line or facts.stored.site.line
     )
-    if not lines:
+    value_lines, other_lines = lines or ([], [])
+    # a second variable the next check requires at one value: no value of this one passes
+    # it, so its own value is said
+    paired = [c for line in other_lines if (c := _companion_at(function, line, action.knob))]
+    other_lines = [line for line in other_lines if all(line != c[0] for c in paired)]
+    elsewhere = _companion_elsewhere(action.knob, function, facts) if not paired else None
+    if not value_lines and not other_lines and not paired and elsewhere is None:
         return action
-    value_lines, other_lines = lines
     text = action.text
     if value_lines:
         text += f" that gets past {_checks_at(value_lines)} as well"
@@ -47,7 +60,92 @@ def past_further_checks(action: KnobAction, condition: ConditionView, facts: Fac
         # a check of something else that the run meets next (a second variable): named, so
         # that the way out does not stop short of it
         text += f"{',' if value_lines else ''} and pass {_checks_at(other_lines)} after it too"
+    for line, name, value in paired[:2]:
+        text += f", and set `{name}={value}` with it (the check at line {line} requires it)"
+    if elsewhere is not None:
+        line, name, value, owner = elsewhere
+        text += (
+            f", and set `{name}={value}` with it (`{owner}`, which reads `{action.knob}` too, "
+            f"requires it at line {line})"
+        )
     return replace(action, text=text)
+
+
+def _companion_at(
+    function: ast.FunctionDef | None, line: int, knob: str
+) -> tuple[int, str, str] | None:
+    """(line, variable, value) of the check at `line` of `function` when it requires
+    another environment variable than `knob` at one literal value."""
+    if function is None:
+        return None
+    for node in walk(function):
+        if isinstance(node, ast.If | ast.Assert) and node.lineno == line:
+            found = required_env_value(node)
+            return (line, *found) if found is not None and found[0] != knob else None
+    return None
+
+
+def _companion_elsewhere(
+    knob: str, function: ast.FunctionDef | None, facts: Facts
+) -> tuple[int, str, str, str] | None:
+    """(line, variable, value, function) of a check, at the top of another function of the
+    site's file that reads `knob` too, that requires a second environment variable at one
+    literal value: setting `knob` for this check leads into that one wherever that function
+    runs. Only for a variable the file reads once, into a module-level name (vllm's
+    `CUTE_DSL_PTXAS_PATH = os.environ.get("CUTE_DSL_PTXAS_PATH", None)`), so that every
+    reader of the name reads the setting."""
+    if function is None or not knob.isupper() or knob not in (facts.source_text or ""):
+        return None
+    tree = facts.source_tree()
+    if tree is None:
+        return None
+    names = {
+        target.id
+        for statement in tree.body
+        if isinstance(statement, ast.Assign) and env_read_of(statement.value) == knob
+        for target in statement.targets
+        if isinstance(target, ast.Name)
+    }
+    if not names:
+        return None
+    for other in tree.body:
+        if not isinstance(other, ast.FunctionDef) or other.name == function.name:
+            continue
+        if not any(isinstance(n, ast.Name) and n.id in names for n in walk(other)):
+            continue
+        for check in _checks_in(other.body):
+            found = required_env_value(check)
+            if found is not None and found[0] != knob:
+                return check.lineno, *found, other.name
+    return None
+
+
+def required_env_value(check: ast.stmt) -> tuple[str, str] | None:
+    """(variable, value) when `check` fails unless an environment variable equals a string
+    literal: `assert os.environ.get("X", "0") == "1"`, or `if os.getenv("X") != "1":
+    raise ...`."""
+    if isinstance(check, ast.Assert):
+        return _env_equals(check.test, ast.Eq)
+    if isinstance(check, ast.If) and _raises(check.body):
+        test = check.test
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return _env_equals(test.operand, ast.Eq)
+        return _env_equals(test, ast.NotEq)
+    return None
+
+
+def _env_equals(test: ast.expr, op: type[ast.cmpop]) -> tuple[str, str] | None:
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], op)):
+        return None
+    for read, literal in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
+        name = env_read_of(read)
+        if (
+            name is not None
+            and isinstance(literal, ast.Constant)
+            and isinstance(literal.value, str)
+        ):
+            return name, literal.value
+    return None
 
 
 def _checks_at(lines: list[int]) -> str:

@@ -15,6 +15,7 @@ from errdex.explain.class_hooks import class_hook_sentence
 from errdex.explain.context import Facts, holding_path
 from errdex.explain.dead_ends import not_offered
 from errdex.explain.decorated import decorated_sentence
+from errdex.explain.exempting_settings import exempted_sentence
 from errdex.explain.failed_call import caught_bare, made_sentence, wrapped_sentence
 from errdex.explain.failed_lookup import failed_lookup
 from errdex.explain.failing_branch import failing_sentence
@@ -188,6 +189,7 @@ def what_it_means(facts: Facts) -> str:
         elif (
             not solutions(facts)
             and not facts.refused
+            and not facts.exempted  # a setting spares another check: said below
             and nothing_to_do is None
             and not facts.memo.get(REFUSED)  # a yes/no setting decides it: said below
         ):
@@ -222,6 +224,9 @@ def what_it_means(facts: Facts) -> str:
     refusing = refused_mode_sentence(facts.refused_modes)
     if refusing is not None:
         sentences.append(refusing)  # another mode the config refuses with the user's value
+    spared = exempted_sentence(facts.exempted)
+    if spared is not None:
+        sentences.append(spared)  # turned off, a setting leads into the check it spares
     # yes/no settings whose value leads into a failing branch
     sentences.extend(list(dict.fromkeys(said for _, said in facts.memo.get(REFUSED, [])))[:2])
     failing = failing_sentence(facts.failing)
@@ -641,6 +646,7 @@ def _context(facts: Facts) -> list[ConditionView]:
     covered |= {s.condition for s, _ in facts.refused if s.condition}
     covered |= {s.condition for s in facts.hidden if s.condition}
     covered |= {s.condition for s, _ in facts.tripped if s.condition}
+    covered |= {e.condition for e in facts.exempted}
     covered |= {text for text, _ in facts.memo.get(REFUSED, [])}  # said on their own
     rest = [
         c

@@ -64,6 +64,7 @@ from errdex.explain.environment import (
 )
 from errdex.explain.error_status import error_status_solution
 from errdex.explain.exclusive_keys import exclusive_keys_solution
+from errdex.explain.exempting_settings import exempting_check
 from errdex.explain.expanded import expanded
 from errdex.explain.failed_call import failed_call_solutions
 from errdex.explain.file_mode import file_mode_solution
@@ -371,6 +372,10 @@ def _solutions(facts: Facts) -> list[Solution]:
             continue  # the other side raises the same error
         if action is not None and key_checked(action, facts):
             continue  # the key's value meets a check of its own in the same function
+        spared = exempting_check(condition, action, facts) if action is not None else None
+        if spared is not None:
+            facts.exempted.append(spared)  # turned off, it leads into the check it spares
+            continue
         if action is not None and none_goes_on(condition, facts) is not None:
             continue  # skips the assert, but the None it refused is used on after it
         if action is not None and decides_one_part(condition, action, facts):

@@ -262,6 +262,13 @@ class Store(abc.ABC):
         file); none from a store that cannot say."""
         return []
 
+    def sites_naming(self, version_id: int, name: str) -> list[StoredSite]:
+        """The sites of a version whose stored facts hold `name` anywhere (a setting's, a
+        key's: letters, digits, `_` and `-`), for a rule to read for what it needs; a scan
+        of the version's rows, so asked only for a page that needs it. None from a store
+        that cannot say."""
+        return []
+
     @abc.abstractmethod
     def defined_names(self, version_id: int) -> frozenset[str]:
         """The names a version defines (empty when it was indexed before they were kept)."""

@@ -105,6 +105,8 @@ class SqlStore(Store):
     """
 
     _TEXT_KEY = "search_id"  # the column of `sites` naming its search text
+    # the test that a site's stored facts (`s.data`, bytes) hold the bytes given
+    _HOLDING = "instr(s.data, ?) > 0"
 
     def __init__(self, location: str) -> None:
         self._lock = threading.RLock()
@@ -207,6 +209,16 @@ class SqlStore(Store):
             ).fetchall()
         sites = [stored_site(row) for row in rows]
         return [s for s in sites if s.site.function.startswith(f"{name}.")]
+
+    def sites_naming(self, version_id: int, name: str) -> list[StoredSite]:
+        if not name.replace("-", "_").isidentifier():
+            return []
+        with self._guard() as conn:
+            rows = conn.execute(
+                f"SELECT {SITE_COLUMNS} WHERE s.version_id = ? AND {self._HOLDING}",
+                (version_id, name.encode()),
+            ).fetchall()
+        return [stored_site(row) for row in rows]
 
     def defined_names(self, version_id: int) -> frozenset[str]:
         with self._guard() as conn:

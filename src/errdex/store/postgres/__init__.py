@@ -51,6 +51,7 @@ class PostgresStore(SqlStore):
     """
 
     _TEXT_KEY = "search_key"
+    _HOLDING = "position(? in s.data) > 0"
 
     def __init__(self, url: str) -> None:
         super().__init__(location(url))
