@@ -384,6 +384,125 @@ FILES = {
                 raise NoTableError(f"could not find backend {name}")
             return BACKENDS[name]
         """,
+    "decl/options.py": """
+        def _strategy(attr, keys):
+            if attr is None:
+                raise ValueError("an attribute is needed")
+            return (attr, keys)
+
+
+        def subqueryload(attr):
+            return _strategy(attr, {"lazy": "subquery"})
+
+
+        def _default(attr):
+            return _strategy(attr, {"lazy": "subquery"})
+
+
+        def undefer(attr):
+            return _strategy(attr, {"lazy": "subquery", "deferred": False})
+        """,
+    "decl/typed.py": """
+        from typing import get_args
+
+        from .schema import ArgumentError
+
+
+        class SchemaError(Exception):
+            pass
+
+
+        def registered(**keys):
+            return lambda cls: cls
+
+
+        def mapping_schema(source_type):
+            args = get_args(source_type)
+            if not args:
+                args = (object, object)
+            elif len(args) != 2:
+                raise SchemaError("Expected mapping to have exactly 2 generic parameters")
+            return args
+
+
+        def relationship_target(argument):
+            if hasattr(argument, "__origin__"):
+                if not argument.__args__:
+                    raise ArgumentError(f"Generic alias {argument} requires an argument")
+                return argument.__args__[0]
+            return argument
+
+
+        def pattern_schema(pattern_type):
+            param = get_args(pattern_type)[0]
+            if param == str:
+                return "str"
+            elif param == bytes:
+                return "bytes"
+            else:
+                raise SchemaError(f"Unable to generate a schema for {pattern_type!r}.")
+
+
+        def dotted(name):
+            parts = name.split(".")
+            if len(parts) != 2:
+                raise ValueError("Expected exactly 2 parts in the dotted name")
+            return parts
+
+
+        def first_kind(values):
+            kind = values[0]
+            if kind != str:
+                raise ValueError(f"Unable to read values of {kind!r}.")
+            return kind
+
+
+        def check_parameters_count(cls, parameters):
+            actual = len(parameters)
+            expected = len(cls.__parameters__)
+            if actual != expected:
+                description = "many" if actual > expected else "few"
+                raise TypeError(
+                    f"Too {description} parameters for {cls}; actual {actual}, expected {expected}"
+                )
+
+
+        def check_retries(host, tries, allowed):
+            if tries > allowed:
+                raise RuntimeError(
+                    f"Too many retries for {host}; actual {tries}, expected {allowed}"
+                )
+
+
+        def root_fields(fields):
+            if "__root__" in fields and len(fields) > 1:
+                raise ValueError("__root__ cannot be mixed with other fields")
+            return fields
+
+
+        def patches(found):
+            if len(found) > 1:
+                raise ValueError("dense cannot be mixed with other patches")
+            return found
+
+
+        @registered(lazy="subquery")
+        class SubqueryLoader:
+            def load(self, impl):
+                if not impl.supports_population:
+                    raise ArgumentError(
+                        "'%s' does not support object population - eager loading cannot be "
+                        "applied." % self
+                    )
+
+
+        class Fetcher:
+            def fetch(self, impl):
+                if not impl.supports_prefetch:
+                    raise ArgumentError(
+                        f"'{self}' does not support prefetching - prefetch cannot be applied."
+                    )
+        """,
 }
 
 
@@ -625,3 +744,72 @@ def test_the_same_shapes_of_what_no_user_declares_get_no_declaration(decl: Store
             )
             for s in page.solutions
         ), message
+
+
+def test_a_generic_type_of_the_wrong_number_of_arguments_is_given_the_number_counted(
+    decl: Store,
+) -> None:
+    assert _first(decl, "Expected mapping") == (
+        "Write the generic type in your annotation with exactly two type arguments: the check "
+        "at line 19 (`len(args) != 2`) counts the type arguments of `source_type`."
+    )
+    assert _first(decl, "Generic alias") == (
+        "Write the generic type in your annotation (the message names it “ARGUMENT”) with at "
+        "least one type argument: the check at line 26 (`not argument.__args__`) counts the "
+        "type arguments of `argument`."
+    )
+
+
+def test_a_type_argument_compared_with_classes_is_made_one_of_them(decl: Store) -> None:
+    assert _first(decl, "Unable to generate a schema") == (
+        "Make the first type argument of the generic type in your annotation (the message "
+        "names it “PATTERN_TYPE”) `str` or `bytes`: the checks at lines 34, 36 compare it "
+        "(`param`) with those classes and the raise is reached for any other."
+    )
+
+
+def test_a_count_or_a_class_of_what_is_no_type_argument_gets_no_annotation(
+    decl: Store,
+) -> None:
+    for message in ("Expected exactly 2 parts", "Unable to read values"):
+        page = page_with_message(decl, "decl", message)
+        assert checks(page), message
+        assert not any("annotation" in way for way in offered(page)), message
+
+
+def test_a_thing_taken_only_alone_is_declared_alone(decl: Store) -> None:
+    assert _first(decl, "__root__ cannot").startswith(
+        "Declare `__root__` alone, with no other fields beside it: the message says"
+    )
+    page = page_with_message(decl, "decl", "dense cannot")  # patches: no declaration
+    assert checks(page)
+    assert not any(way.startswith("Declare") for way in offered(page))
+
+
+def test_an_operation_a_thing_does_not_support_is_left_off_it(decl: Store) -> None:
+    way = _first(decl, "'{self}' does not support object")
+    assert way.startswith(
+        "Do not apply eager loading to “SELF”: leave out `lazy='subquery'` and `subqueryload()` "
+        "for it, which choose `SubqueryLoader`, where this check is (registered by "
+        "`@registered(lazy='subquery')` at line "
+    )
+    lines = FILES["decl/typed.py"].splitlines()  # (its first line is empty, as written)
+    assert way.split(" at line ")[1].split(")")[0] == str(
+        lines.index('        @registered(lazy="subquery")') + 1
+    )
+    # no class registered under a keyword: the operation alone
+    assert _first(decl, "'{self}' does not support prefetching").startswith(
+        "Do not apply prefetch to “SELF”: the message says"
+    )
+
+
+def test_a_generic_class_given_another_number_of_type_arguments_gets_its_own(
+    decl: Store,
+) -> None:
+    assert _first(decl, "Too {description} parameters").startswith(
+        "Parametrize “CLS” with “EXPECTED” type arguments, one for each type parameter it "
+        "declares, not “ACTUAL”: the message says"
+    )
+    page = page_with_message(decl, "decl", "Too many retries")  # no generic class: nothing
+    assert checks(page)
+    assert not any(way.startswith("Parametrize") for way in offered(page))

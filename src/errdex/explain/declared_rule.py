@@ -45,7 +45,23 @@ own name) or by the kind the user declares:
   {holder}: no {noun} named {name} is present", "{Kind} {holder} does not have a mapped
   column named {name}", and
   "could not find {noun} {name}" where the raise's own test looks `name` up in a container
-  (`tablekey not in parenttable.metadata`): declare it there, or refer to one that is.
+  (`tablekey not in parenttable.metadata`): declare it there, or refer to one that is;
+- one thing the library takes only alone among its kind: "__root__ cannot be mixed with other
+  fields": declare it alone;
+- the type arguments given a generic class, counted against its type parameters: "Too
+  {description} parameters for {cls}; actual {actual}, expected {expected}": as many as it
+  declares;
+- an operation a thing of the user's does not support: "'{self}' does not support object
+  population - eager loading cannot be applied": do not apply it to that thing, and where the
+  raising method's class is registered by a decorator under literal keywords
+  (`@RelationshipProperty.strategy_for(lazy="subquery")`), leave out those keywords' values,
+  the user's choice that runs it.
+
+One rule reads the raise's own test, whatever the message says: the type arguments of the
+generic type the user wrote in an annotation (`get_args(tp)`, `tp.__args__`), counted
+(`len(args) != 2`, `not argument.__args__`) or compared with classes (`param != str`,
+`param != bytes` of `param = get_args(pattern_type)[0]`): write it with the number or the
+class the test lets through.
 
 The shapes whose words do not say "declared" ("... already exists", "not the same for all",
 "needs", "cannot be applied to", "a value is required for", "not supported in ... name")
@@ -67,7 +83,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from errdex.explain.class_hooks import declaration_hook
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, kept_module
 from errdex.explain.entry_input import CHECKS
 from errdex.explain.page import Solution
 from errdex.explain.plain import code, listed
@@ -223,6 +239,28 @@ _ALIKE = re.compile(
     r"(?:all )?be the same\b",
     re.I,
 )
+# "__root__ cannot be mixed with other fields": a thing the user declares that the library
+# takes only alone among its kind
+_ALONE = re.compile(
+    rf"^(?P<name>{_QPH}|`?\w+`?) (?:cannot|can't|can not|may not) be (?:mixed|combined|"
+    rf"declared|used) with (?:any )?other (?P<things>{_WORDS})\.?$",
+    re.I,
+)
+# "Too {description} parameters for {cls}; actual {actual}, expected {expected}": the type
+# arguments the user gave a generic class of theirs, counted against the type parameters it
+# declares
+_TOO_MANY = re.compile(
+    rf"^too (?:many|few|{_PH}) (?:type )?parameters for (?P<name>{_QPH});? actual "
+    rf"(?P<actual>{_QPH}),? expected (?P<expected>{_QPH})\.?$",
+    re.I,
+)
+# "'{self}' does not support object population - eager loading cannot be applied.": an
+# operation the user asked of a thing of theirs that it does not support
+_NOT_APPLICABLE = re.compile(
+    rf"^(?P<name>{_QPH}) does not support (?P<what>[^{{}};-]+?)\s*[-;:]\s*(?P<how>{_WORDS}) "
+    r"(?:cannot|can't|can not) be applied\.?$",
+    re.I,
+)
 # "Foreign key associated with column ... could not find table '{tablekey}' with which ..."
 _NOT_FOUND = re.compile(rf"\bcould not find (?P<noun>[a-z]\w*) (?P<name>{_QPH})", re.I)
 
@@ -239,7 +277,164 @@ def declared_rule_solution(facts: Facts) -> Solution | None:
         said = phrase(found, facts) if found is not None else None
         if said is not None:
             return Solution(text=f"{said}: the message says “{text.rstrip('.')}”.", kind="input")
+    return _type_arguments(facts, text)
+
+
+# What a test of a type's arguments asks of their number, by its operator as held where the
+# raise is reached (`len(args) != 1` raises: exactly one is asked)
+_COUNTED: dict[type[ast.cmpop], Callable[[int], tuple[str, int] | None]] = {
+    ast.NotEq: lambda n: ("exactly", n),
+    ast.Lt: lambda n: ("at least", n),
+    ast.LtE: lambda n: ("at least", n + 1),
+    ast.Gt: lambda n: ("at most", n) if n > 0 else None,
+    ast.GtE: lambda n: ("at most", n - 1) if n > 1 else None,
+}
+_PLACES = {0: "first", 1: "second", 2: "third", -1: "last"}
+
+
+def _type_arguments(facts: Facts, text: str) -> Solution | None:
+    """The type arguments of the generic type the user wrote in an annotation, where the
+    raise's own test reads them (`get_args(tp)`, `tp.__args__`, directly or through a local)
+    and asks their number ("Expected mapping to have exactly 2 generic parameters" under
+    `len(args) != 2`, "Generic alias {argument} requires an argument" under `not
+    argument.__args__`) or compares one of them with classes (`param != str`, `param !=
+    bytes` of `param = get_args(pattern_type)[0]`): write it with the number or the class
+    the test lets through; else None. The message need say nothing of it: the test does."""
+    held = facts.held
+    own = parse_expression(held[-1].text) if held else None
+    if own is None:
+        return None
+    line = held[-1].line
+    asked: tuple[str, int] | None = ("at least", 1)  # `not args`: none given
+    if isinstance(own, ast.UnaryOp) and isinstance(own.op, ast.Not):
+        typed = _type_of_arguments(facts, own.operand)
+    elif (
+        isinstance(own, ast.Compare)
+        and len(own.ops) == 1
+        and isinstance(own.left, ast.Call)
+        and isinstance(own.left.func, ast.Name)
+        and own.left.func.id == "len"
+        and len(own.left.args) == 1
+        and isinstance(own.comparators[0], ast.Constant)
+        and type(own.comparators[0].value) is int
+        and type(own.ops[0]) in _COUNTED
+    ):
+        typed = _type_of_arguments(facts, own.left.args[0])
+        asked = _COUNTED[type(own.ops[0])](own.comparators[0].value)
+    else:
+        return _type_argument_classes(facts, text)
+    if typed is None or asked is None:
+        return None
+    how, number = asked
+    plural = "type argument" if number == 1 else "type arguments"
+    said = _NUMBERS.get(number, str(number))
+    return Solution(
+        text=(
+            f"Write the generic type in your annotation{_named(typed, text, facts)} with {how} "
+            f"{said} {plural}: the check at line {line} ({code(held[-1].text)}) counts the "
+            f"type arguments of {code(ast.unparse(typed))}."
+        ),
+        kind="input",
+    )
+
+
+_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+
+def _type_argument_classes(facts: Facts, text: str) -> Solution | None:
+    """The classes one type argument is compared with on the raise's path (`param != str`,
+    `param != bytes` held, `param = get_args(tp)[0]`): "Make the first type argument of the
+    generic type in your annotation `str` or `bytes`"; else None."""
+    own = _refused_class(parse_expression(facts.held[-1].text))
+    if own is None:
+        return None
+    taken = ast.dump(own.left)
+    classes, lines = [], []
+    for held in facts.held:
+        test = _refused_class(parse_expression(held.text))
+        if test is not None and ast.dump(test.left) == taken:
+            classes.append(code(ast.unparse(test.comparators[0])))
+            lines.append(str(held.line))
+    argument = own.left
+    if isinstance(argument, ast.Name):
+        argument = next(iter(_local_values(facts, argument.id)), argument)
+    if not (
+        isinstance(argument, ast.Subscript)
+        and isinstance(argument.slice, (ast.Constant, ast.UnaryOp))
+        and _args_of(argument.value) is not None
+    ):
+        return None
+    index = ast.literal_eval(argument.slice)
+    typed = _args_of(argument.value)
+    if typed is None or type(index) is not int or index not in _PLACES:
+        return None
+    checks = "check at line" if len(lines) == 1 else "checks at lines"
+    return Solution(
+        text=(
+            f"Make the {_PLACES[index]} type argument of the generic type in your annotation"
+            f"{_named(typed, text, facts)} {listed(classes, 'or')}: the {checks} "
+            f"{', '.join(lines)} compare it ({code(ast.unparse(own.left))}) with "
+            f"{'that class' if len(classes) == 1 else 'those classes'} and the raise is "
+            "reached for any other."
+        ),
+        kind="input",
+    )
+
+
+def _refused_class(test: ast.expr | None) -> ast.Compare | None:
+    """A held test `x != C` or `x is not C` of a class named `C`, else None."""
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], (ast.NotEq, ast.IsNot))
+        and isinstance(test.comparators[0], (ast.Name, ast.Attribute))
+        and isinstance(test.left, (ast.Name, ast.Subscript))
+    ):
+        return test
     return None
+
+
+def _type_of_arguments(facts: Facts, node: ast.expr) -> ast.expr | None:
+    """The type whose arguments `node` is, itself or through the site's local it names."""
+    if isinstance(node, ast.Name):
+        return next((t for v in _local_values(facts, node.id) if (t := _args_of(v))), None)
+    return _args_of(node)
+
+
+def _args_of(node: ast.expr) -> ast.expr | None:
+    """`tp` of `get_args(tp)` (any function named so, or ending so: `typing.get_args`,
+    `self._get_args_resolving_forward_refs(tp)`) or of `tp.__args__`; else None."""
+    if isinstance(node, ast.Attribute) and node.attr == "__args__":
+        return node.value
+    if isinstance(node, ast.Call) and node.args:
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        if re.fullmatch(r"_?get_args(?:_\w+)?", name):
+            return node.args[0]
+    return None
+
+
+def _named(typed: ast.expr, text: str, facts: Facts) -> str:
+    """`" (the message names it “ARGUMENT”)"` where a placeholder of the message is the type
+    or its origin (`{origin}` of `origin = get_origin(tp)`); else nothing."""
+    wanted = ast.dump(typed)
+    for placeholder in re.findall(_PH, text):
+        value = parse_expression(_source_of(placeholder))
+        if value is None:
+            continue
+        origin = value
+        if isinstance(value, ast.Name):
+            origin = next(iter(_local_values(facts, value.id)), value)
+        if ast.dump(value) == wanted:
+            return f" (the message names it “{_bare(placeholder)}”)"
+        if (
+            isinstance(origin, ast.Call)
+            and origin.args
+            and ast.dump(origin.args[0]) == wanted
+            and getattr(origin.func, "id", getattr(origin.func, "attr", "")) == "get_origin"
+        ):
+            return f" (the message names its origin “{_bare(placeholder)}”)"
+    return ""
 
 
 # A rule a message states on what may be declared: "X must (not) be Y", "only X is
@@ -610,6 +805,102 @@ def _alike(found: re.Match[str], facts: Facts) -> str | None:
     return f"Give the {_lower(noun)} {name} the same {one} wherever it is declared"
 
 
+def _alone(found: re.Match[str], facts: Facts) -> str | None:
+    things = found.group("things")
+    if not code_kind(things):
+        return None  # "Dense and sparse patches cannot be mixed with other patches": no declaration
+    name = found.group("name")
+    name = quoted(name) if re.search(_PH, name) else code(name.strip("`"))
+    return f"Declare {name} alone, with no other {things} beside it"
+
+
+def _not_applicable(found: re.Match[str], facts: Facts) -> str:
+    how, name = _lower(found.group("how")), quoted(found.group("name"))
+    registered = _registered_for(facts)
+    if registered is None:
+        return f"Do not apply {how} to {name}"
+    cls, keys, decorator, line = registered
+    options = [code(f"{o}()") for k in keys for o in _choosing(facts, k)]
+    choices = [code(k) for k in keys] + list(dict.fromkeys(options))
+    return (
+        f"Do not apply {how} to {name}: leave out {listed(choices)} for it, which choose "
+        f"{code(cls)}, where this check is (registered by {code(decorator)} at line {line})"
+    )
+
+
+def _choosing(facts: Facts, key: str) -> list[str]:
+    """The public functions and methods of the site's folder whose body gives the choice
+    `key` (`lazy='subquery'`) as a one-entry mapping (`{"lazy": "subquery"}`): the calls a
+    user makes to choose it (`subqueryload`); empty when there is none or no store."""
+    name, _, value = key.partition("=")
+    said = ast.literal_eval(value)
+    if not isinstance(said, str) or facts.folder_paths is None or facts.file_text is None:
+        return []
+    text_form = re.compile(rf"""['"]{re.escape(name)}['"]\s*:\s*['"]{re.escape(said)}['"]""")
+    found: list[str] = []
+    for path in facts.folder_paths():
+        text = facts.file_text(path) if path.endswith(".py") else None
+        tree = kept_module(text) if text is not None and text_form.search(text) else None
+        for node in ast.walk(tree) if tree is not None else ():
+            if (
+                isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and not node.name.startswith("_")
+                and any(_one_entry(d, name, said) for d in ast.walk(node))
+            ):
+                found.append(node.name)
+    return found
+
+
+def _one_entry(node: ast.AST, key: str, value: str) -> bool:
+    """Whether `node` is the mapping `{key: value}` of two strings, alone."""
+    return (
+        isinstance(node, ast.Dict)
+        and len(node.keys) == 1
+        and isinstance(node.keys[0], ast.Constant)
+        and node.keys[0].value == key
+        and isinstance(node.values[0], ast.Constant)
+        and node.values[0].value == value
+    )
+
+
+def _registered_for(facts: Facts) -> tuple[str, list[str], str, int] | None:
+    """(the class, its `key=value` forms, its first such decorator, that line) where the
+    site's method is of a class a decorator call registers under literal keywords
+    (`@RelationshipProperty.strategy_for(lazy="subquery")`): what a user writes to have that
+    class run; else None."""
+    owner = facts.stored.site.function.rpartition(".")[0]
+    tree = facts.source_tree()
+    if not owner or "." in owner or tree is None:
+        return None
+    for node in tree.body:
+        if not (isinstance(node, ast.ClassDef) and node.name == owner):
+            continue
+        keys, first = [], None
+        for decorator in node.decorator_list:
+            if not isinstance(decorator, ast.Call) or decorator.args or not decorator.keywords:
+                continue
+            pairs = [
+                f"{k.arg}={k.value.value!r}"
+                for k in decorator.keywords
+                if k.arg is not None and isinstance(k.value, ast.Constant)
+            ]
+            if len(pairs) != len(decorator.keywords):
+                continue
+            keys.append(", ".join(pairs))
+            first = first or decorator
+        if first is not None:
+            return owner, keys, f"@{ast.unparse(first)}", first.lineno
+    return None
+
+
+def _too_many(found: re.Match[str], facts: Facts) -> str:
+    name, expected = quoted(found.group("name")), quoted(found.group("expected"))
+    return (
+        f"Parametrize {name} with {expected} type arguments, one for each type parameter it "
+        f"declares, not {quoted(found.group('actual'))}"
+    )
+
+
 def _not_found(found: re.Match[str], facts: Facts) -> str | None:
     name = _bare(found.group("name"))
     looked = _looked_up(name, facts)
@@ -676,4 +967,7 @@ _RULES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], Facts], str | None
     (_REFUSED_KIND, _refused_kind),
     (_ALIKE, _alike),
     (_NOT_FOUND, _not_found),
+    (_ALONE, _alone),
+    (_NOT_APPLICABLE, _not_applicable),
+    (_TOO_MANY, _too_many),
 )
