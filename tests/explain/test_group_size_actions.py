@@ -8,7 +8,7 @@ import textwrap
 
 from msgspec.structs import replace
 
-from errdex.explain.group_size_actions import fewer_heads, fewer_than
+from errdex.explain.group_size_actions import above_count, fewer_heads, fewer_than
 from errdex.explain.group_size_branches import other_branch
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.page import ConditionView, Knob
@@ -189,3 +189,65 @@ def test_a_strict_comparison_gives_its_smaller_side_first() -> None:
     assert sides("kv <= tp_size") is None
     assert sides("kv < tp_size < 8") is None
     assert fewer_than(None) is None
+
+
+def test_a_size_above_another_count_takes_one_at_most_that_count() -> None:
+    # `if self.tp_size > config.num_experts: raise ValueError(...)`, the site's own test
+    kept = replace(SIZE, behind="self.tp_size")
+    source = textwrap.dedent(
+        """
+        def __init__(self, config):
+            self.tp_size = get_tensor_model_parallel_world_size()
+            if self.tp_size > config.num_experts:
+                raise ValueError("more ranks than experts")
+            self.experts = config.num_experts
+        """
+    )
+    (function,) = ast.parse(source).body
+    assert isinstance(function, ast.FunctionDef)
+    own = _held("self.tp_size > config.num_experts", 4)
+    assert above_count(own, [kept], [own], function) == (
+        "Pass `--tensor-parallel-size` with a size at most `config.num_experts` "
+        "that divides the attention heads",
+        "--tensor-parallel-size",
+    )
+    # written the other way round
+    mirrored = _held("config.num_experts < self.tp_size", 4)
+    assert above_count(mirrored, [kept], [mirrored], function) is not None
+
+
+def test_no_count_above_the_size_where_another_check_or_rule_answers() -> None:
+    kept = replace(SIZE, behind="self.tp_size")
+    source = textwrap.dedent(
+        """
+        def __init__(self, config):
+            if self.tp_size > config.groups:
+                raise ValueError("more ranks than groups")
+            assert config.groups % self.tp_size == 0
+        """
+    )
+    (function,) = ast.parse(source).body
+    assert isinstance(function, ast.FunctionDef)
+    own = _held("self.tp_size > config.groups", 3)
+    # a smaller size may fail the remainder check after it
+    assert above_count(own, [kept], [own], function) is None
+    (alone,) = ast.parse("def f(self, config):\n    if self.tp_size > config.groups: raise E").body
+    assert isinstance(alone, ast.FunctionDef)
+
+    def answer(text: str, kind: ConditionKind = ConditionKind.IF) -> tuple[str, str] | None:
+        view = _held(text, 2, kind)
+        return above_count(view, [kept], [view], alone)
+
+    assert answer("self.tp_size > config.groups") is not None
+    assert answer("self.tp_size > config.groups", ConditionKind.ASSERT) is None
+    assert answer("self.tp_size > config.num_key_value_heads") is None  # `fewer_heads`'
+    assert answer("self.tp_size > 1") is None  # no count of the model: a mode
+    assert answer("self.tp_size < config.groups") is None  # the other way
+    assert answer("self.tp_size >= config.groups") is None
+    # a count a setting is behind too: the peer's size
+    peer = replace(SIZE, name="--peer-size", behind="remote_tp_size", group_size=False)
+    view = _held("self.tp_size > remote_tp_size", 2)
+    assert above_count(view, [kept, peer], [view], alone) is None
+    # a branch on the way to another check
+    later = _held("self.experts % self.tp_size != 0", 5)
+    assert above_count(own, [kept], [own, later], alone) is None

@@ -41,6 +41,13 @@ FILES = {
                         raise ValueError("KV heads must divide evenly")
                 else:
                     raise ValueError("fewer KV heads than ranks")
+
+
+        class SparseMoeBlock:
+            def __init__(self, num_experts: int):
+                self.tp_size = get_tensor_model_parallel_world_size()
+                if self.tp_size > num_experts:
+                    raise ValueError("more ranks than experts")
         """,
     # a helper whose size parameter its callers fill with the accessor's call
     "eng/groups.py": """
@@ -99,6 +106,14 @@ def test_no_other_branch_where_it_raises(eng: Store) -> None:
     first = _first(eng, "RaisingAttention.__init__", "KV heads must divide evenly")
     assert first.startswith("Pass `--tensor-parallel-size` with a size that divides"), first
     assert "other branch" not in first
+
+
+def test_a_size_above_the_experts_takes_one_at_most_them(eng: Store) -> None:
+    first = _first(eng, "SparseMoeBlock.__init__", "more ranks than experts")
+    assert first.startswith(
+        "Pass `--tensor-parallel-size` with a size at most `num_experts` that divides the "
+        "attention heads"
+    ), first
 
 
 def test_neither_dividing_the_other_takes_a_size_that_divides_or_a_multiple(eng: Store) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from errdex.explain.context import Facts
 from errdex.explain.env_members import member_action
 from errdex.explain.expanded import expanded, own_expanded
-from errdex.explain.group_size_actions import either_way, fewer_heads
+from errdex.explain.group_size_actions import above_count, either_way, fewer_heads
 from errdex.explain.group_size_branches import other_branch
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.knob_types import json_valued
@@ -46,9 +46,12 @@ def _first_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
         action = member_action(condition, facts) or action
     action = action or _expanded_action(condition, facts)
     if action is None and any(k.group_size for k in facts.knobs):
-        # neither the size nor the other count divides the other: either way passes
-        found = either_way(condition, facts.knobs, facts.conditions) or fewer_heads(
-            condition, facts.knobs, facts.conditions
+        # neither the size nor the other count divides the other: either way passes; the
+        # size above another count of the model: one at most that count
+        found = (
+            either_way(condition, facts.knobs, facts.conditions)
+            or fewer_heads(condition, facts.knobs, facts.conditions)
+            or above_count(condition, facts.knobs, facts.conditions, facts.site_function())
         )
         return KnobAction(*found) if found is not None else None
     if action is not None and any(k.group_size for k in facts.knobs):

@@ -11,7 +11,10 @@ flag there names a way the user never meets; for the same reason a multiple of t
 heads must divide the attention heads. A check that fails only when neither the size nor
 another count divides the other (`x % size != 0` and `size % x != 0`, the message's "one
 must divide the other") passes with a size that divides that count or a multiple of it
-(`either_way`). Any other test of the size names nothing.
+(`either_way`). The site's own test that the size is above another count of the model
+(`self.tp_size > config.num_experts`: more ranks than experts to split) passes with a size
+at most that count, which divides the attention heads as well (`above_count`). Any other
+test of the size names nothing.
 
 Where the check that the heads divide by the size sits under a comparison of the heads
 with the size, the page says the other branch's way too (`group_size_branches`).
@@ -21,9 +24,11 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
-from errdex.extract.conditions import dotted_name
+from errdex.extract.conditions import dotted_name, dotted_names
+from errdex.facts import ConditionKind
 from errdex.link.expression_texts import parse_expression
 
 # what the multiple must divide too: the configuration's check of the attention heads
@@ -125,6 +130,59 @@ def fewer_heads(
                 knob.name,
             )
     return None
+
+
+def above_count(
+    condition: ConditionView,
+    knobs: list[Knob],
+    held: list[ConditionView],
+    function: ast.FunctionDef | None,
+) -> tuple[str, str] | None:
+    """What to pass the flag for the site's own test that the size is above another count
+    of the model (`if self.tp_size > config.num_experts: raise ValueError(...)`), the last
+    of the conditions the raise needs (`held`): a size at most that count, which must
+    divide the attention heads too (the configuration checks them against the flag before
+    any model is built). Not the KV heads (`fewer_heads` says a size dividing them); not a
+    count a setting is behind as well (a peer's size: moving one moves what it is matched
+    with); not an `assert` (the program's own state); and not where the site's function
+    tests the size again on the way to another raise (`assert self.tp_size <= groups`, then
+    `assert groups % self.tp_size == 0`): a smaller size may fail that one. The action's
+    text and the flag."""
+    last = held[-1] if held else None
+    if last is None or (last.line, last.text) != (condition.line, condition.text):
+        return None
+    if condition.kind is ConditionKind.ASSERT:
+        return None
+    sides = fewer_than(parse_expression(condition.text))
+    if sides is None:
+        return None
+    count, size = sides
+    if not isinstance(count, ast.Name | ast.Attribute) or _kv_heads(count):
+        return None
+    counted = ast.unparse(count)
+    if set(dotted_names(count)) & {k.behind for k in knobs}:
+        return None
+    for knob in knobs:
+        if not (knob.group_size and knob.behind is not None and _is_size(size, knob)):
+            continue
+        if function is None or _size_checks(function, knob) > 1:
+            return None
+        return f"Pass `{knob.name}` with a size at most {code(counted)} {DIVIDING_HEADS}", knob.name
+    return None
+
+
+def _size_checks(function: ast.FunctionDef, knob: Knob) -> int:
+    """How many tests of the function read the size on the way to an error: an `assert`,
+    or an `if` whose own body raises."""
+    found = 0
+    for node in walk(function):
+        if not isinstance(node, ast.Assert | ast.If):
+            continue
+        if isinstance(node, ast.If) and not any(isinstance(s, ast.Raise) for s in node.body):
+            continue
+        if any(isinstance(n, ast.expr) and _is_size(n, knob) for n in walk(node.test)):
+            found += 1
+    return found
 
 
 def fewer_than(node: ast.expr | None) -> tuple[ast.expr, ast.expr] | None:
