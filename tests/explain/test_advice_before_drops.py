@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from explain_samples import indexed_package, page_with_message
 
-from errdex.explain.advice_first import advice_before_drops
+from errdex.explain.advice_first import advice_before_drops, kept_by_advice
 from errdex.explain.page import Solution
 from errdex.store import Store
 
@@ -92,3 +92,13 @@ def test_a_section_set_to_null_is_a_feature_given_up() -> None:
         drops=False,
     )
     assert advice_before_drops([value, advice], [advice]) == [value, advice]
+
+
+def test_the_advice_is_known_by_its_data_not_its_words() -> None:
+    drop = _setting("Do not pass `--spec`", "--spec", drops=True)
+    # the message's advice, however a later rule words it
+    reworded = Solution(text="If you wrote the command: follow “Increase the size.”", advice=True)
+    assert kept_by_advice(reworded, drop)
+    # words that read like advice are not what makes it the message's
+    quoted = Solution(text="Shrink it, as the message says: “Increase the size.”")
+    assert not kept_by_advice(quoted, drop)

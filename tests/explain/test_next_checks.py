@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 from explain_samples import indexed_package, page_with_message
 
+from errdex.explain.page import ChangedArgument
 from errdex.store import Store
 
 STREAMS = """
@@ -86,3 +87,19 @@ def test_an_argument_no_other_check_reads_may_be_left_out(streams: Store) -> Non
 def test_a_value_an_earlier_exit_takes_meets_no_later_guard(streams: Store) -> None:
     page = page_with_message(streams, "streams", "salt must be at most")
     assert any(s.text.startswith("Pass None for the argument `salt`") for s in page.solutions)
+
+
+def test_the_argument_changed_is_data_on_the_way_out(streams: Store) -> None:
+    # what `next_checks` reads of an input way out: not its sentence, which may be reworded
+    page = page_with_message(streams, "streams", "factor must have")
+    assert page.solutions[0].argument == ChangedArgument(
+        param="factor", function="scale", value="None", words="the argument `factor` of `scale`"
+    )
+    members = page_with_message(streams, "streams", "Appending to a file")
+    changed = [s.argument for s in members.solutions if s.argument is not None]
+    assert changed[0] == ChangedArgument(
+        param="mode",
+        function="open_stream",
+        value="'a'",
+        words="the argument `mode` of `open_stream`",
+    )

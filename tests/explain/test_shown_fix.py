@@ -66,7 +66,7 @@ def _drop(condition: str = "x is not None") -> Solution:
 
 
 def _advice(said: str) -> Solution:
-    return Solution(text=f"Do what the message says: “{said}”", kind="input")
+    return Solution(text=f"Do what the message says: “{said}”", kind="input", advice=True)
 
 
 def test_the_advice_that_keeps_the_setting_withholds_the_fix() -> None:

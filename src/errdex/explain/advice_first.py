@@ -19,6 +19,9 @@ attention_backend and attention_config.backend”), said the way the user runs i
 Advice that names the operation to use ("use contains() to test for membership") also comes
 before a way out that passes a constant for the user's operand ("Pass None for the argument
 `other` of `Comparator.__eq__`"): that makes the comparison another one than the user wrote.
+
+The message's advice is known by the data its rules leave on the way out
+(`Solution.advice`), not by how the sentence is worded.
 """
 
 from __future__ import annotations
@@ -104,15 +107,25 @@ def _dropped_unnamed(solution: Solution, advice: str) -> bool:
     nulled = _section_nulled(solution) and not _GIVES_UP.search(advice)
     if not drops_setting(solution) and not nulled:
         return False
+    return not _names_setting(knob, advice)
+
+
+def _names_setting(knob: str, advice: str) -> bool:
+    """Whether the advice's text names the setting, as the user gives it or as its field."""
     names = {knob, knob[2:].replace("-", "_")} if knob.startswith("--") else {knob}
     # of a flag the advice gives a value, that flag alone is what it names: the sentence it
     # quotes names the setting that asks for it too ("--a requires --b v")
     advice = " ".join(given_flags(advice)) or advice
-    return not any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", advice) for n in names)
+    return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", advice) for n in names)
 
 
-# A solution that is the message's own advice, by how it is said
-_SPOKEN = re.compile(r"^Do what the message says: “|, as the message (?:says|suggests|proposes): “")
+def _gives_up(advice: str) -> bool:
+    """Whether the advice gives something up itself: "Do not combine X with Y", or
+    anywhere in the message's words it quotes ("... or disable --numa-bind")."""
+    said = advice.partition("“")[2]
+    return _GIVES_UP.search(advice) is not None or _GIVES_UP_ANY.search(said) is not None
+
+
 # Advice that gives something up anywhere in it ("... or disable --numa-bind", "Consider
 # omitting the flag") or keeps only one of two things the user turned on: leaving one
 # out is what it asks
@@ -130,9 +143,9 @@ def kept_by_advice(advice: Solution, later: Solution) -> bool:
     `later` leaves out a setting the advice does not name, and the advice gives up nothing
     itself ("Disable one of them", "Enable only one load-balancing mode") nor names a flag
     `later`'s fix writes (`--no-async-scheduling`: that fix is the advice)."""
-    if _SPOKEN.search(advice.text) is None or not drops_setting(later):
+    if not advice.advice or not drops_setting(later):
         return False
-    if _GIVES_UP.search(advice.text) or _GIVES_UP_ANY.search(advice.text.partition("“")[2]):
+    if _gives_up(advice.text):
         return False
     if later.fix is not None and set(_FLAG.findall(later.fix.after)) & set(
         _FLAG.findall(advice.text)

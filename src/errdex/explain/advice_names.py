@@ -102,12 +102,14 @@ def keyword_solution(text: str, facts: Facts) -> Solution | None:
                 kind="input",
                 condition=tested.text,
                 change=call,
+                advice=True,
             )
         return Solution(
             text=f"Use `{name}={value}` (the check tests {code(tested.text)}, which is then "
             f"false), {said}",
             kind="input",
             condition=tested.text,
+            advice=True,
         )
     return None
 
@@ -226,6 +228,7 @@ def retired_solution(name: str, message: str, facts: Facts) -> Solution | None:
         text=f"Stop using {code(what)} in your code, as the message says: “{message}”",
         kind="input",
         fix=_replacement_fix(message, facts) if what == function else None,
+        advice=True,
     )
 
 

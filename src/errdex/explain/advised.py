@@ -181,7 +181,9 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
             # the JSON a flag takes, said where the user writes them
             implied = f"{advice.implied} (keys of the JSON you pass to `{flag}`)"
             advice = replace(advice, implied=implied, kind="setting")
-        advised = Solution(text=advice.solution, kind=advice.kind, change=change, fix=fix)
+        advised = Solution(
+            text=advice.solution, kind=advice.kind, change=change, fix=fix, advice=True
+        )
         exact = advised.kind == "setting" and (change is not None or fix is not None)
         exact = exact and not _DIAGNOSTIC.search(advice.text)
         # a setting the index knows, given its value by the message: the first way out; so

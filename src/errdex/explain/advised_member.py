@@ -71,6 +71,7 @@ def member_solution(advice: str, facts: Facts) -> Solution | None:
                 condition=condition.text,
                 kind="setting",
                 fix=fix,
+                advice=True,
             )
     return None
 

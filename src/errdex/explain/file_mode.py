@@ -57,6 +57,7 @@ def file_mode_solution(facts: Facts) -> Solution | None:
             text=f"{_OPEN[wanted]}, as the message says: “{message.text.strip()}”",
             condition=condition.text,
             kind="input",
+            advice=True,
             fix=ExampleFix(
                 before=f"{_FILE} = open(PATH)"
                 if wanted == "binary"

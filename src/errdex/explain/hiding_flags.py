@@ -436,6 +436,10 @@ def input_solution(given: Given, condition: ConditionView, facts: Facts) -> tupl
     if hidden is not None:
         return last_resort(given.text, condition, hidden, facts), False
     solution = Solution(
-        text=given.text, condition=condition.text, kind="input", change=given.change
+        text=given.text,
+        condition=condition.text,
+        kind="input",
+        change=given.change,
+        argument=given.changed,
     )
     return solution, True

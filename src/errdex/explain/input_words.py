@@ -35,6 +35,12 @@ class Instead:
     # an input whose default is a non-zero number: only `0` is a way out, where the path
     # orders it as a number (`inputs._empty_number`); None would be kept in its place
     zero_only: bool = False
+    # the input the sentence changes as it stands (its key of `described`), and what it
+    # gives it, as `ChangedArgument.value` says it: "None", "true", "false" or the source of
+    # a member left out of it; None when the sentence changes a part of it, or to a value
+    # of another kind
+    subject: str | None = None
+    given: str | None = None
 
 
 def what_to_pass(
@@ -75,7 +81,12 @@ def what_to_pass(
             # "contain": a key of a mapping, a part of a string, a member of a list alike
             if isinstance(inner.ops[0], ast.NotIn):
                 return Instead(f"Make {holder} contain {code(repr(key[0]))}.")
-            return Instead(f"Leave {code(repr(key[0]))} out of {holder}.")
+            member = repr(key[0]) if isinstance(key[0], str) else None
+            return Instead(
+                f"Leave {code(repr(key[0]))} out of {holder}.",
+                subject=_passed_name(key[1], described) if member else None,
+                given=member,
+            )
         target = _described(inner.left, described)
         if target is None:
             return None
@@ -89,14 +100,16 @@ def what_to_pass(
                 held = "set (not None)" if isinstance(op, ast.Is) else "None"
                 return Instead(f"Pass for {part[0]} a value whose {code(part[1])} is {held}.")
             if isinstance(op, ast.Is):
-                return Instead(f"Give {target} a value (it is None here).", name, None, mine)
+                text = f"Give {target} a value (it is None here)."
+                return Instead(text, name, None, mine, subject=name, given="true")
             if isinstance(op, ast.IsNot):
                 if name is not None and _default_value(name, defaults, constants) is None:
                     # a default of None: a call that leaves it out gives it None
                     text = f"Leave {target} out (it is None by default), or pass None."
-                    return Instead(text, name, mine, None)
+                    return Instead(text, name, mine, None, subject=name, given="None")
                 # a default that is not None (or not known) keeps the value that fails
-                return Instead(f"Pass None for {target}.", name, mine, "None")
+                text = f"Pass None for {target}."
+                return Instead(text, name, mine, "None", subject=name, given="None")
         if isinstance(right, ast.Constant) and isinstance(right.value, bool):
             # the argument itself, not an attribute of an object passed (a compiler's
             # `column.autoincrement`, made by the package from the user's declaration)
@@ -160,12 +173,13 @@ def what_to_pass(
             text = f"Pass a non-empty (true) value for {target}{out}."
             if default is True:
                 # a switch on by default that the call turned off: turned back on, exactly
-                return Instead(text, name, "False", "True")
-            return Instead(text)
+                return Instead(text, name, "False", "True", subject=name, given="true")
+            return Instead(text, subject=name, given="true")
         mine = name.rsplit(".", 1)[-1].upper() if name else None
         if default is not _UNKNOWN and not default:
             text = f"Pass an empty (false) value for {target}, or leave it out"
-            return Instead(f"{text} (it is {code(repr(default))} by default).", name, mine, None)
+            text = f"{text} (it is {code(repr(default))} by default)."
+            return Instead(text, name, mine, None, subject=name, given="false")
         if default is True:
             # a flag that is on by default: the value that turns it off is `False`
             return Instead(
@@ -179,13 +193,14 @@ def what_to_pass(
             if not isinstance(default, int | float):
                 return None
             text = f"Pass an empty (false) value for {target}."
-            return Instead(text, name, mine, "None", zero_only=True)
+            return Instead(text, name, mine, "None", zero_only=True, subject=name, given="false")
         # a field read with `.get(key)` is None when missing; a parameter's default is not
         # known, so leaving it out may keep the very value that fails
         field = field_key(inner)
         missing = isinstance(inner, ast.Call) and field is not None and len(inner.args) == 1
         out = ", or leave it out" if missing else ""
-        return Instead(f"Pass an empty (false) value for {target}{out}.", name, mine, "None")
+        text = f"Pass an empty (false) value for {target}{out}."
+        return Instead(text, name, mine, "None", subject=name, given="false")
     return None
 
 

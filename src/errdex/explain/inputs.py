@@ -33,7 +33,7 @@ from errdex.explain.kept_argument import kept_arguments
 from errdex.explain.none_assigned import none_from_keyword
 from errdex.explain.none_passthrough import passes_none_back
 from errdex.explain.outline import compiling
-from errdex.explain.page import Change, ConditionView
+from errdex.explain.page import Change, ChangedArgument, ConditionView
 from errdex.explain.plain import code
 from errdex.explain.private_names import private_name
 from errdex.explain.refused_ways import FALSY, flipped_value, part_may_trip, passed_refused
@@ -66,6 +66,8 @@ class Given:
     change: Change | None = None
     # the argument of the user's call the sentence is about, when it is about one
     argument: str | None = None
+    # the raising function's argument it changes, as data (`Solution.argument`)
+    changed: ChangedArgument | None = None
 
 
 def input_action(condition: ConditionView, facts: Facts, *, handed: bool = False) -> Given | None:
@@ -281,6 +283,9 @@ def _input_instead(
     params = tuple(p for p in params if p != attribute)
 
     arguments: dict[str, str] = {}  # the input's name → the argument of the user's call
+    # the input's name → (its parameter, the function it is a parameter of, the public
+    # calls that hand it on), where the sentence names it as an argument
+    holders: dict[str, tuple[str, str, str | None]] = {}
 
     def argument(name: str) -> str:
         if mode == "keyed":
@@ -289,6 +294,8 @@ def _input_instead(
             # a function no user calls: the public call that hands the value on as it is
             entry = facts.entry_args[name]
             arguments[name] = entry.argument
+            if not entry.how.startswith(PART):
+                holders[name] = (name, callee, entry.named())
             if entry.how.startswith(PART):
                 # a named group of a pattern's match on the argument (`entry_flow`)
                 group, _, keyword = entry.how.removeprefix(PART).partition("=")
@@ -302,6 +309,7 @@ def _input_instead(
                 f"(it reaches {code(callee)})"
             )
         arguments[name] = name
+        holders[name] = (name, callee, None)
         return f"the argument {code(name)} of {code(callee)}"
 
     if mode == "public":
@@ -334,10 +342,12 @@ def _input_instead(
         elif name.startswith("self.") and name[5:] in read.init_params and owner:
             param = arguments[name] = read.init_params[name[5:]]
             inputs[name] = f"the argument {code(param)} of {code(owner)}"
+            holders[name] = (param, owner, None)
             if name in facts.entry_args:
                 # a class no user makes: the public call that makes it hands the value on
                 entry = facts.entry_args[name]
                 arguments[name] = entry.argument
+                holders[name] = (name, owner, entry.named())
                 inputs[name] = (
                     f"the argument {code(entry.argument)} of {entry.named()} "
                     f"(it reaches {code(owner)})"
@@ -352,6 +362,7 @@ def _input_instead(
             # a dataclass's field, a base's keyword handed on through `**kwargs`
             arguments[name] = kept
             inputs[name] = f"the argument {code(kept)} of {code(owner)}"
+            holders[name] = (kept, owner, None)
             passed[name] = (True, kept)
             declared.add(name)
         elif name.split(".")[0] in params:
@@ -416,7 +427,27 @@ def _input_instead(
         return None  # the function taking the value refuses it first: another error
     named = set(arguments.values())
     return Given(
-        instead.text, _change(instead, passed, facts), named.pop() if len(named) == 1 else None
+        instead.text,
+        _change(instead, passed, facts),
+        named.pop() if len(named) == 1 else None,
+        _changed_argument(instead, holders, inputs),
+    )
+
+
+def _changed_argument(
+    instead: Instead, holders: dict[str, tuple[str, str, str | None]], inputs: dict[str, str]
+) -> ChangedArgument | None:
+    """The argument the sentence changes as it stands, as data, where the sentence names
+    it as an argument (not a key of a mapping passed in, nor a part of a pattern's match)."""
+    if instead.subject is None or instead.given is None or instead.subject not in holders:
+        return None
+    param, function, handed = holders[instead.subject]
+    return ChangedArgument(
+        param=param,
+        function=function,
+        value=instead.given,
+        words=inputs[instead.subject],
+        through=handed,
     )
 
 
@@ -579,7 +610,9 @@ def _empty_number(instead: Instead, facts: Facts) -> Instead | None:
     if not compared:
         return None if instead.zero_only else instead
     if not sure:
-        return None if instead.zero_only else Instead(instead.text)
+        if instead.zero_only:
+            return None
+        return Instead(instead.text, subject=instead.subject, given=instead.given)
     text = instead.text.replace("an empty (false) value", "`0`", 1)
     return Instead(text, name, instead.before, "0")
 

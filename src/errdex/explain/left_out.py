@@ -18,7 +18,7 @@ from errdex.ast_walk import walk
 from errdex.explain.context import Facts, function_at
 from errdex.explain.input_nodes import conjuncts
 from errdex.explain.inputs import public_name
-from errdex.explain.page import Solution
+from errdex.explain.page import ChangedArgument, Solution
 from errdex.explain.plain import code
 
 
@@ -88,6 +88,12 @@ def left_out_solution(facts: Facts) -> Solution | None:
                     ),
                     condition=tested,
                     kind="input",
+                    argument=ChangedArgument(
+                        param=param,
+                        function=function.removesuffix(".__init__"),
+                        value="None",
+                        words=f"the argument {code(param)} of {callee}",
+                    ),
                 )
     return None
 

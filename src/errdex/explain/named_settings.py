@@ -117,6 +117,7 @@ def _must_be(knob: Knob, rest: str, sentence: str) -> Solution | None:
         text=f"Give {code(knob.name)} {value}, as the message says: “{sentence}”",
         knob=knob.name,
         kind="setting",
+        advice=True,
     )
 
 
@@ -175,6 +176,7 @@ def _requires(knob: Knob, rest: str, sentence: str, facts: Facts, settled: bool)
         kind="setting",
         fix=fix,
         drops=action.drops,
+        advice=asks,  # the message's words quoted as what asks for more
     )
 
 

@@ -9,6 +9,10 @@ alone, with `b` given, trips it), or a check after the site (click's `open_strea
 `w`-mode"). Such a way out is phrased to meet the next check (`'w'` in place of `'x'`) or
 dropped ("What it means" says which test it would trip). A check whose outcome the path
 does not decide is no evidence, and leaves the way out as it is.
+
+What a way out changes is read from the data the input rules leave on it
+(`Solution.argument`: the parameter, the function it is of, the value, the public call that
+hands it on), never from its sentence, which later rules may word otherwise.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from collections.abc import Iterator
 import msgspec
 
 from errdex.explain.context import Facts, holding_path, lines_of
-from errdex.explain.page import Solution
+from errdex.explain.page import ChangedArgument, Solution
 from errdex.explain.plain import code
 from errdex.explain.refused_ways import (
     FALSY,
@@ -37,22 +41,6 @@ from errdex.link.expression_texts import parse_expression
 
 __all__ = ["next_checked"]
 
-# the raising function's own argument, or the public call's that hands it on as it is
-# (`entry_args`: "the argument `mode` of `click.File` or `click.open_file` (it reaches
-# `open_stream`)")
-_ARGUMENT = (
-    r"the argument `(?P<param>[A-Za-z_]\w*)` of (?P<function>`[\w.]+`(?:(?:, | or )`[\w.]+`)*)"
-    r"(?: \(it reaches `(?P<reach>[\w.]+)`\))?"
-)
-# The input ways out that change one argument to a value known by its shape.
-_SHAPES = (
-    (re.compile(rf"^Leave {_ARGUMENT} out\b"), None),
-    (re.compile(rf"^Pass None for {_ARGUMENT}"), None),
-    (re.compile(rf"^Give {_ARGUMENT} a value\b"), TRUTHY),
-    (re.compile(rf"^Pass an empty \(false\) value for {_ARGUMENT}"), FALSY),
-    (re.compile(rf"^Pass a non-empty \(true\) value for {_ARGUMENT}"), TRUTHY),
-)
-_MEMBER_OUT = re.compile(rf"^Leave `(?P<member>'[^'`]*'|\"[^\"`]*\")` out of {_ARGUMENT}\.$")
 _UNKNOWN = object()
 _MAX_FREE = 3  # other arguments a tied check reads, each tried given and left out
 _LOOKAHEAD = 40  # lines below the site where a next check on the value is looked for
@@ -84,40 +72,35 @@ class _Member:
         self.member = member
 
 
+_VALUES: dict[str, object] = {"None": None, "true": TRUTHY, "false": FALSY}
+
+
 def _changed(solution: Solution, facts: Facts) -> tuple[str, object] | None:
     """(the argument of the raising function the way out changes, its new value)."""
     function = facts.stored.site.function
-    text = solution.text
     own = (function, function.removesuffix(".__init__"))
-    for pattern, value in _SHAPES:
-        found = pattern.match(text)
-        if found is not None:
-            param = _own_param(found, facts, own)
-            return (param, value) if param is not None else None
+    changed = solution.argument
+    if changed is not None and changed.value in _VALUES:
+        param = _own_argument(changed, facts, own)
+        return (param, _VALUES[changed.value]) if param is not None else None
     called = _called_value(solution, own)
     if called is not None:
         return called
-    member = _MEMBER_OUT.match(text)
-    param = _own_param(member, facts, own) if member is not None else None
-    if member is not None and param is not None:
-        return param, _Member(ast.literal_eval(member["member"]))
+    param = _own_argument(changed, facts, own) if changed is not None else None
+    if changed is not None and param is not None:
+        return param, _Member(ast.literal_eval(changed.value))
     return None
 
 
-def _own_param(found: re.Match[str], facts: Facts, own: tuple[str, ...]) -> str | None:
-    """The raising function's argument an `_ARGUMENT` match names: its own, or the one
-    whose public call (`facts.entry_args`) the text names in its place; else None."""
-    if found["reach"] is None:
-        return found["param"] if found["function"].strip("`") in own else None
-    if found["reach"] not in own:
+def _own_argument(changed: ChangedArgument, facts: Facts, own: tuple[str, ...]) -> str | None:
+    """The raising function's argument the way out changes: its own, or one a public call
+    hands on to it as it is (`facts.entry_args`); None for another function's."""
+    if changed.function not in own:
         return None
-    for param, entry in facts.entry_args.items():
-        if not entry.also and (entry.argument, entry.named()) == (
-            found["param"],
-            found["function"],
-        ):
-            return param
-    return None
+    if changed.through is None:
+        return changed.param
+    entry = facts.entry_args.get(changed.param)
+    return changed.param if entry is not None and not entry.also else None
 
 
 def _called_value(solution: Solution, own: tuple[str, ...]) -> tuple[str, object] | None:
@@ -126,7 +109,9 @@ def _called_value(solution: Solution, own: tuple[str, ...]) -> tuple[str, object
     change = solution.change
     if change is None or change.form != "call" or change.argument is None:
         return None
-    if change.keyword is not None or "(it reaches " in solution.text:
+    # a public call that hands the argument on: the call a user writes is not this one
+    handed = solution.argument is not None and solution.argument.through is not None
+    if change.keyword is not None or handed:
         return None
     target = change.target if change.method is None else f"{change.target}.{change.method}"
     if not any(target == f or target.endswith("." + f) for f in own):
@@ -306,8 +291,7 @@ def _member_phrased(solution: Solution, param: str, value: _Member, facts: Facts
         return solution
     key, line = wanted[0]
     dropped, put = code(repr(value.member)), code(repr(key))
-    found = _MEMBER_OUT.match(solution.text)
-    holder = solution.text[found.start("param") - len("the argument `") : -1] if found else ""
+    holder = solution.argument.words if solution.argument is not None else ""
     text = (
         f"Use {put} in place of {dropped} in {holder}: the check at line {line} asks "
         f"that {put} occurs in {code(param)}."

@@ -230,6 +230,26 @@ class Change(msgspec.Struct, kw_only=True, omit_defaults=True):
     constructed: bool = False
 
 
+class ChangedArgument(msgspec.Struct, kw_only=True, frozen=True, omit_defaults=True):
+    """The argument an input way out changes, as data: what a rule after the one that
+    found the way out reads of it (`next_checks`), in place of its sentence.
+
+    `param` is the input as the raising function names it (its own parameter, or the
+    keyword of its class's constructor an attribute was set from), `function` the function
+    (or class) it is a parameter of. `value` is what the way out gives it: "None" (left out
+    or None), "true" (a value, not None, not empty), "false" (an empty value), or the
+    source of a member left out of it (`'x'` out of `mode`). `words` name it as the
+    sentence does (“the argument `mode` of `click.open_file` (it reaches `open_stream`)”);
+    `through`, the public calls that hand it on as it is (`facts.entry_args`), when no
+    user calls `function` itself."""
+
+    param: str
+    function: str
+    value: str
+    words: str
+    through: str | None = None
+
+
 class Solution(msgspec.Struct, kw_only=True):
     text: str
     knob: str | None = None  # the knob it turns, when there is one
@@ -248,6 +268,12 @@ class Solution(msgspec.Struct, kw_only=True):
     # An upper-case word of the text → the message placeholder it names the user's value
     # of (`KEY` → `{key!r}`): a lookup puts in the value of the user's paste.
     fills: dict[str, str] = {}
+    # it is the message's own advice, quoted as the way out ("Do what the message says:
+    # “...”", "..., as the message says: “...”"): its authors' way, which keeps what the
+    # user asked for where another way out gives it up (`advice_first`)
+    advice: bool = False
+    # the argument of the raising function it changes, as data (input ways out)
+    argument: ChangedArgument | None = None
 
 
 class WhenItHappens(msgspec.Struct, kw_only=True):

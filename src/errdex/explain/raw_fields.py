@@ -102,6 +102,7 @@ def raw_field_solution(facts: Facts) -> Solution | None:
             ),
             condition=checks[-1].text,
             kind="input",
+            advice=True,
         )
     return None
 
@@ -153,7 +154,8 @@ def as_request_field(solution: Solution, facts: Facts) -> Solution:
         f"{text} {code(site.function)} is a validator the framework runs on that body: the "
         "check is of your data, not of a call in your code."
     )
-    return msgspec.structs.replace(solution, text=text, change=None, fix=None)
+    # a field of the request, no argument of the function any more
+    return msgspec.structs.replace(solution, text=text, change=None, fix=None, argument=None)
 
 
 def _json_words(text: str) -> str:
@@ -200,7 +202,8 @@ def as_handed_request_field(solution: Solution, facts: Facts) -> Solution:
         f"hands the field to {code(site.function)}: the check is of your data, not of a "
         "call in your code."
     )
-    return msgspec.structs.replace(solution, text=text, change=None, fix=None)
+    # a field of the request, no argument of the function any more
+    return msgspec.structs.replace(solution, text=text, change=None, fix=None, argument=None)
 
 
 def _handed_field(facts: Facts, param: str) -> tuple[str, list[str]] | None:

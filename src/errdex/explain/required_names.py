@@ -43,7 +43,9 @@ def required_name_solutions(facts: Facts) -> list[tuple[str, Solution]]:
         name, case = match["name"], (match["case"] or "").rstrip()
         quoted = f"as the message says: “{sentence.strip()}”"
         said = f"Set the environment variable `{name}`{case}, {quoted}"
-        solution = Solution(text=said, kind="setting", knob=name, condition=_absent(facts))
+        solution = Solution(
+            text=said, kind="setting", knob=name, condition=_absent(facts), advice=True
+        )
         out.append((name, solution))
     return out
 

@@ -42,6 +42,7 @@ def cause_solution(facts: Facts) -> Solution | None:
         text=f"Pass a {size} {code(flag)}, as the message says: “{text}”",
         knob=flag,
         kind="setting",
+        advice=True,
     )
 
 

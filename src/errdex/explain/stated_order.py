@@ -141,7 +141,7 @@ def _solution(
             after=", ".join(method_arguments(method)),
             keyword=before,
         )
-    return Solution(text=text, kind="input", change=change)
+    return Solution(text=text, kind="input", change=change, advice=True)
 
 
 def _is_async(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

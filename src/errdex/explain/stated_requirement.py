@@ -372,6 +372,7 @@ def _asked(stated: Requirement, what: str, facts: Facts, base: str | None = None
         text=f"{text}, as the message says: “{message_text(facts)}”" + (f" {base}" if base else ""),
         condition=condition,
         kind="input",
+        advice=True,
     )
 
 
@@ -436,6 +437,7 @@ def _implemented(stated: Requirement, facts: Facts) -> Solution | None:
         text=f"Define {code(method)} in your own class that subclasses {code(owner)} "
         f"({code(home)}), as the message says: “{message_text(facts)}”",
         kind="input",
+        advice=True,
     )
 
 
@@ -463,6 +465,7 @@ def _declared(stated: Requirement, facts: Facts) -> Solution | None:
         text=f"Make {subject} {verb}{wants} in the body of your class, as the message says: "
         f"“{message_text(facts)}”",
         kind="input",
+        advice=True,
     )
 
 

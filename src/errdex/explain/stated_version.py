@@ -120,9 +120,11 @@ def version_solution(name: str, least: str, said: str, source: str | None) -> So
         command = shlex.join(["pip", "install", "--upgrade", requirement])
         text = f"Upgrade {name} to {least} or newer (`{command}`), {quote}"
         if "{" in least and not bare:
-            return Solution(text=text, kind="environment")
+            return Solution(text=text, kind="environment", advice=True)
         change = Change(form="install", target=command)
-        return Solution(text=text, kind="environment", change=change, fix=change_fix(change))
+        return Solution(
+            text=text, kind="environment", change=change, fix=change_fix(change), advice=True
+        )
     text = f"Upgrade {name} to {least} or newer, {quote}"
     found = _pointer(source, name) if source is not None else None
     if found is not None:
@@ -131,7 +133,7 @@ def version_solution(name: str, least: str, said: str, source: str | None) -> So
             f"Upgrade {name} to {least} or newer, or point `{variable}` (read at line {line}) "
             f"at a build of {name} {least} or newer, {quote}"
         )
-    return Solution(text=text, kind="environment")
+    return Solution(text=text, kind="environment", advice=True)
 
 
 def _tuple_floor(least: str, source: str) -> bool:
