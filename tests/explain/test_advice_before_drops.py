@@ -9,7 +9,11 @@ from collections.abc import Iterator
 import pytest
 from explain_samples import indexed_package, page_with_message
 
-from errdex.explain.advice_first import advice_before_drops, kept_by_advice
+from errdex.explain.advice_first import (
+    advice_before_drops,
+    advice_before_switched_off,
+    kept_by_advice,
+)
 from errdex.explain.page import Solution
 from errdex.store import Store
 
@@ -102,3 +106,36 @@ def test_the_advice_is_known_by_its_data_not_its_words() -> None:
     # words that read like advice are not what makes it the message's
     quoted = Solution(text="Shrink it, as the message says: “Increase the size.”")
     assert not kept_by_advice(quoted, drop)
+
+
+def _switch(name: str) -> Solution:
+    return Solution(
+        text=f"Set `{name}=0` (so that `envs.{name}` is false).",
+        knob=name,
+        kind="setting",
+        turns_off=True,
+    )
+
+
+def test_the_advice_comes_before_a_switch_the_user_turned_on_turned_off() -> None:
+    # vllm's ModelScope: "please install by `pip install modelscope -U`" keeps what
+    # `VLLM_USE_MODELSCOPE=1` asked for; `=0` gives it up
+    off = _switch("VLLM_USE_MODELSCOPE")
+    install = Solution(
+        text="Run `pip install modelscope -U`, as the message says: “please install by "
+        "`pip install modelscope -U`”",
+        kind="environment",
+        advice=True,
+    )
+    assert advice_before_switched_off([off, install]) == [install, off]
+    assert kept_by_advice(install, off)
+    # not advice that names the switch, nor one that gives something up itself
+    named = Solution(
+        text="Do what the message says: “Set VLLM_USE_MODELSCOPE=0 to skip it.”", advice=True
+    )
+    assert advice_before_switched_off([off, named]) == [off, named]
+    disable = Solution(text="Do what the message says: “Disable the hub.”", advice=True)
+    assert advice_before_switched_off([off, disable]) == [off, disable]
+    # a way out that keeps the switch stays where it is
+    kept = _setting("Pass `--size 8`", "--size", drops=False)
+    assert advice_before_switched_off([kept, install]) == [kept, install]

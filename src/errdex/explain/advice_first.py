@@ -119,6 +119,34 @@ def _names_setting(knob: str, advice: str) -> bool:
     return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", advice) for n in names)
 
 
+def advice_before_switched_off(ranked: list[Solution]) -> list[Solution]:
+    """`ranked` with the message's own advice (`Solution.advice`) moved to the place of the
+    first way out ahead of it that turns off a switch the user turned on (`Set
+    VLLM_USE_MODELSCOPE=0` above “please install by `pip install modelscope -U`”): the
+    authors' way keeps the feature the switch asked for. Not advice that names the switch
+    (turning it off may be what it asks) or that gives something up itself."""
+    out = list(ranked)
+    for solution in [s for s in ranked if s.advice]:
+        index = out.index(solution)
+        place = next(
+            (i for i, s in enumerate(out[:index]) if _switched_off_unnamed(s, solution.text)),
+            None,
+        )
+        if place is not None:
+            out.insert(place, out.pop(index))
+    return out
+
+
+def _switched_off_unnamed(solution: Solution, advice: str) -> bool:
+    """Whether the way out turns off a switch (`Solution.turns_off`) that the advice
+    neither names nor gives up itself ("disable ...", "only one of them")."""
+    if solution.kind != "setting" or not solution.turns_off or solution.knob is None:
+        return False
+    if _gives_up(advice):
+        return False
+    return not _names_setting(solution.knob, advice)
+
+
 def _gives_up(advice: str) -> bool:
     """Whether the advice gives something up itself: "Do not combine X with Y", or
     anywhere in the message's words it quotes ("... or disable --numa-bind")."""
@@ -143,7 +171,7 @@ def kept_by_advice(advice: Solution, later: Solution) -> bool:
     `later` leaves out a setting the advice does not name, and the advice gives up nothing
     itself ("Disable one of them", "Enable only one load-balancing mode") nor names a flag
     `later`'s fix writes (`--no-async-scheduling`: that fix is the advice)."""
-    if not advice.advice or not drops_setting(later):
+    if not advice.advice or not (drops_setting(later) or later.turns_off):
         return False
     if _gives_up(advice.text):
         return False
@@ -151,7 +179,7 @@ def kept_by_advice(advice: Solution, later: Solution) -> bool:
         _FLAG.findall(advice.text)
     ):
         return False
-    return _dropped_unnamed(later, advice.text)
+    return _dropped_unnamed(later, advice.text) or _switched_off_unnamed(later, advice.text)
 
 
 def _section_nulled(solution: Solution) -> bool:

@@ -95,6 +95,10 @@ class KnobAction:
     # it sets the setting to any value (one that must not be None): what value passes the
     # function's further checks is not known (`further_checks` names their lines)
     any_value: bool = False
+    # it turns off a yes/no switch the user turned on (`VLLM_X=0` where the check reads it
+    # as true): the switch's other value is a way out, not a setting left out (`drops`),
+    # but the feature the user asked for is given up all the same (`advice_first`)
+    off: bool = False
 
     @property
     def vague(self) -> bool:
@@ -194,6 +198,7 @@ def _every_part(node: ast.BoolOp, condition: ConditionView, knobs: list[Knob]) -
         exact[0].knob,
         drops=any(a.drops for a in exact),
         joined=len(exact),
+        off=any(a.off for a in exact),
     )
 
 
@@ -496,7 +501,7 @@ def _env_action(knob: Knob, shape: Shape) -> KnobAction | None:
     name = knob.name
     off = f"unset {name}"
 
-    def setting(value: str, text: str) -> KnobAction:
+    def setting(value: str, text: str, off: bool = False) -> KnobAction:
         return KnobAction(
             text=text,
             knob=name,
@@ -504,12 +509,17 @@ def _env_action(knob: Knob, shape: Shape) -> KnobAction | None:
             if shape.has_value
             else f"unset {name}",
             after=f"export {name}={value}",
+            off=off,
         )
 
     match shape.op:
         case "true" if boolish(knob):
             return KnobAction(
-                f"Set `{name}=0`", name, before=f"export {name}=1", after=f"export {name}=0"
+                f"Set `{name}=0`",
+                name,
+                before=f"export {name}=1",
+                after=f"export {name}=0",
+                off=True,
             )
         case "true":
             return KnobAction(f"Leave `{name}` unset or empty", name, drops=True)
@@ -525,7 +535,10 @@ def _env_action(knob: Knob, shape: Shape) -> KnobAction | None:
             return KnobAction(f"Unset `{name}`", name, before=f"export {name}=VALUE", after=off)
         case "is" | "==" if isinstance(shape.value, bool):
             other = "0" if shape.value else "1"
-            return setting(other, f"Set `{name}={other}` or leave it unset")
+            # `X == True` holding: the user turned it on
+            return setting(
+                other, f"Set `{name}={other}` or leave it unset", off=shape.value is True
+            )
         case "is not" | "!=" if isinstance(shape.value, bool):
             wanted = _env_value(shape.value)
             return KnobAction(

@@ -265,6 +265,9 @@ class Solution(msgspec.Struct, kw_only=True):
     # it gives up what the user asked for: leaves the setting out (turns it off, leaves it
     # unset); a way out that keeps it ranks first
     drops: bool = False
+    # it turns off a yes/no switch the user turned on (`VLLM_X=0`): a way out, but one that
+    # gives up the feature; the message's own advice, which keeps it, ranks before it
+    turns_off: bool = False
     # An upper-case word of the text → the message placeholder it names the user's value
     # of (`KEY` → `{key!r}`): a lookup puts in the value of the user's paste.
     fills: dict[str, str] = {}

@@ -20,7 +20,11 @@ import msgspec
 
 from errdex.explain.abstract import enforced_abstract
 from errdex.explain.accepted_keywords import accepted_keywords_solution
-from errdex.explain.advice_first import advice_before_drops, advice_first
+from errdex.explain.advice_first import (
+    advice_before_drops,
+    advice_before_switched_off,
+    advice_first,
+)
 from errdex.explain.advice_names import (
     failed_load_solution,
     warned_against,
@@ -667,6 +671,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     ranked = advice_first(found.ranked(), spoken, facts)
     # the authors' way to keep what the user asked for before giving it up
     ranked = advice_before_drops(ranked, spoken)
+    # and before a switch the user turned on, turned off
+    ranked = advice_before_switched_off(ranked)
     # a before-validator's data is the request body: its keys are the request's fields
     ranked = [as_handed_request_field(as_request_field(s, facts), facts) for s in ranked]
     for solution in replacement_first(ranked, facts):
@@ -1046,4 +1052,5 @@ def _knob_solution(
         kind="setting",
         fix=setting_fix(action, condition, knobs),
         drops=action.drops,
+        turns_off=action.off,
     )
