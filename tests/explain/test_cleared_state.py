@@ -6,6 +6,7 @@ method leads to an earlier check's error, or on an object the package keeps to i
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from explain_samples import indexed_package, offered, page_with_message
@@ -55,7 +56,7 @@ LINKS = {
 
             def detach(self):
                 if self.closed:
-                    raise RuntimeError("This link is closed")
+                    raise RuntimeError("A closed link cannot be detached")
                 handle = self._handle
                 if handle is None:
                     raise RuntimeError("Can't detach an invalidated link")
@@ -103,8 +104,8 @@ def links(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 def test_a_call_after_the_method_that_cleared_the_copied_attribute(links: Store) -> None:
     page = page_with_message(links, "links", "Can't detach an invalidated link")
     first = page.solutions[0]
-    # `close()` clears it too, but leaves `closed` true: a call after it meets "This link
-    # is closed" first, so it is not named
+    # `close()` clears it too, but leaves `closed` true: a call after it meets "A closed
+    # link cannot be detached" first, so it is not named
     assert first.text == (
         "Call `detach` on your `Link` object before `invalidate()`: it sets "
         "`self._handle` to `None`, and `detach` refuses an object in that state. `Link` "
@@ -134,3 +135,38 @@ def test_no_order_for_an_assert_or_an_object_the_package_keeps(links: Store) -> 
     for message in ("the feed stopped", "The pool is not running"):
         page = page_with_message(links, "links", message)
         assert not any("before `stop()`" in s for s in offered(page)), offered(page)
+
+
+def test_a_call_after_the_method_that_leaves_a_refusing_property_true(links: Store) -> None:
+    # `closed` is `self._handle is None and not self.__can_reconnect`: false as the
+    # constructor leaves them, true as `close()` does; `invalidate()` clears the handle
+    # alone, which leaves `closed` unknown, so it is not named
+    page = page_with_message(links, "links", "This link is closed")
+    first = page.solutions[0]
+    assert first.text.startswith(
+        "Call `invalidate` on your `Link` object before `close()`: it leaves `self.closed` "
+        "true, and `invalidate` refuses an object in that state."
+    ), first.text
+    assert first.text.endswith("For a call after it, use a new `Link` object (`links.Link`).")
+    assert first.fix is not None
+    assert first.fix.before == "link.close()\nlink.invalidate()"
+
+
+def test_no_order_where_the_property_may_start_true(tmp_path: Path) -> None:
+    # the constructor may leave the handle None (a parameter of default None, untested),
+    # with no way to reconnect: `closed` may be true before any call
+    source = LINKS["links/link.py"].replace(
+        """                if handle is None:
+                    self._handle = pool.connect()
+                else:
+                    self._handle = handle
+                self.__can_reconnect = _allow_revalidate
+""",
+        """                self._handle = handle
+                self.__can_reconnect = False
+""",
+    )
+    files = {**LINKS, "links/link.py": source}
+    for store in indexed_package(tmp_path, "links", files):
+        page = page_with_message(store, "links", "This link is closed")
+        assert not any("before `close()`" in s for s in offered(page)), offered(page)

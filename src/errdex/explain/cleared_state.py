@@ -22,6 +22,13 @@ check of the raising method refuses (`close()` leaves the property `closed` true
 the one a call after it meets. The class's own private methods that call the clearing
 one are named too: the package clears the state itself there, on something the user's
 call met.
+
+A check that refuses a property of the object true (`if self.closed: raise` in `detach`,
+`closed` returning `self._dbapi_connection is None and not self.__can_reconnect`) is the same
+miss one step removed: the property is read with the literals a public method leaves
+(`close()` assigns both, so it leaves `closed` true) and with what the constructor leaves
+(false; else no order of calls is the whole answer). A method that leaves it unknown
+(`invalidate()` clears the connection alone) is not named.
 """
 
 from __future__ import annotations
@@ -77,6 +84,9 @@ def cleared_state_solution(conditions: list[ConditionView], facts: Facts) -> Sol
             continue
         tested = _cleared_test(condition.text, copies)
         if tested is None:
+            ordered = _property_left(condition, facts, target, owner, member)
+            if ordered is not None:
+                return ordered
             continue
         attr, values = tested
         text = facts.class_text(owner)
@@ -108,6 +118,110 @@ def cleared_state_solution(conditions: list[ConditionView], facts: Facts) -> Sol
             fix=order_fix(target, member, setters, facts),
         )
     return None
+
+
+def _property_left(
+    condition: ConditionView, facts: Facts, target: str, owner: str, member: str
+) -> Solution | None:
+    """ "Call `invalidate` on your `Connection` object before `close()`: it leaves
+    `self.closed` true, ...": a check refusing `self.P` true, P a property of the class
+    that returns a test of its own attributes (`self._dbapi_connection is None and not
+    self.__can_reconnect`), false as the constructor leaves them and true as a public
+    method leaves them (`close()` assigns both)."""
+    node = parse_expression(condition.text)
+    if not (condition.holds and node is not None and is_own(node)):
+        return None
+    text = facts.class_text(owner)
+    if text is None or f"def {node.attr}(" not in text:
+        return None  # no method of that name: no property to read
+    if not _handed_to_users(facts):
+        return None
+    methods = class_methods(facts, owner)
+    returned = _property_return(methods.get(node.attr))
+    if returned is None:
+        return None
+    expression, copies = returned
+    reads = _reads(expression, copies)
+    if (
+        not reads
+        or _truth(expression, _started(methods.get("__init__"), reads), copies) is not False
+    ):
+        return None  # the object may start in the refused state, or it cannot be told
+    earlier = refused_earlier(facts.held, condition)
+    reach = reached_calls(methods)
+    candidates: list[str] = []
+    for attr in sorted(reads):
+        for value in ("None", "False", "True"):
+            for name in setting_methods(
+                methods, attr, value, member, earlier, facts.lines_may_name
+            ):
+                if name not in candidates:
+                    candidates.append(name)
+    setters = []
+    for name in candidates:
+        ran = [m for m in (name, *sorted(reach.get(name, ()))) if m in methods]
+        known: dict[str, Any] = {}
+        for attr in reads:
+            left = _left_literal([methods[m] for m in ran], attr)
+            if left is not None:
+                known[attr] = left[0]
+        if _truth(expression, known, copies) is True and not _leads_earlier_to(
+            ran, methods, facts.held, condition, {}
+        ):
+            setters.append(name)
+    setters = same_kind(methods, member, setters)
+    if not setters:
+        return None
+    return Solution(
+        text=_text(target, member, f"{node.attr}", setters, methods, "true", kind="leaves"),
+        condition=condition.text,
+        kind="input",
+        fix=order_fix(target, member, setters, facts),
+    )
+
+
+class _Given:
+    """A value the constructor gives that is none of the literals (not None, not False)."""
+
+
+def _started(init: _Def | None, reads: set[str]) -> dict[str, Any]:
+    """What the constructor leaves each attribute at: its literal, or a value that is none
+    (`_Given`) where it assigns one that is never None or False (`_starts_set`)."""
+    known: dict[str, Any] = {}
+    if init is None:
+        return known
+    for attr in reads:
+        left = _left_literal([init], attr)
+        if left is not None:
+            known[attr] = left[0]
+        elif _starts_set(init, attr, _CLEARED["false"]):
+            known[attr] = _Given()
+    return known
+
+
+def _leads_earlier_to(
+    ran: list[str],
+    methods: Methods,
+    held: list[ConditionView],
+    state: ConditionView,
+    given: dict[str, Any],
+) -> bool:
+    """Whether the methods run leave true a property an earlier test of the path refuses
+    (with the attributes of `given` at those values): a call after them meets that earlier
+    error, not this one."""
+    for refused in earlier_refusals(held, state):
+        returned = _property_return(methods.get(refused.attr))
+        if returned is None:
+            continue
+        expression, copies = returned
+        known = dict(given)
+        for read in _reads(expression, copies):
+            left = _left_literal([methods[m] for m in ran], read) if read not in given else None
+            if left is not None:
+                known[read] = left[0]
+        if _truth(expression, known, copies) is True:
+            return True
+    return False
 
 
 def _handed_to_users(facts: Facts) -> bool:
@@ -218,21 +332,8 @@ def _leads_earlier(
     not self.__can_reconnect`, and `close()` assigning both): a call after it meets that
     earlier check's error, not this one."""
     reach = reached_calls(methods)
-    ran = [methods[name], *(methods[m] for m in reach.get(name, ()) if m in methods)]
-    for refused in earlier_refusals(held, state):
-        returned = _property_return(methods.get(refused.attr))
-        if returned is None:
-            continue
-        expression, copies = returned
-        known: dict[str, Any] = {attr: ast.literal_eval(value)}
-        for read in _reads(expression, copies):
-            if read != attr:
-                left = _left_literal(ran, read)
-                if left is not None:
-                    known[read] = left[0]
-        if _truth(expression, known, copies) is True:
-            return True
-    return False
+    ran = [name, *(m for m in reach.get(name, ()) if m in methods)]
+    return _leads_earlier_to(ran, methods, held, state, {attr: ast.literal_eval(value)})
 
 
 def _property_return(method: _Def | None) -> tuple[ast.expr, dict[str, str]] | None:
@@ -317,17 +418,26 @@ def _value(node: ast.expr, known: dict[str, Any], copies: dict[str, str]) -> Any
 
 
 def _text(
-    target: str, member: str, attr: str, setters: list[str], methods: Methods, left: str
+    target: str,
+    member: str,
+    attr: str,
+    setters: list[str],
+    methods: Methods,
+    left: str,
+    kind: str = "sets",
 ) -> str:
     owner = target.rpartition(".")[2]
     named = [code(f"{m}()") for m in setters if m not in BLOCK_ENDS]
     ends = [f"the end of its {code(BLOCK_ENDS[m])} block" for m in setters if m in BLOCK_ENDS]
     by = " or ".join([*named, *ends])
     each = "each" if len(setters) > 1 else "it"
+    # "sets `self.X` to None"; a property: "leaves `self.closed` true"
+    done = f"sets {code('self.' + attr)} to {left}"
+    if kind == "leaves":
+        done = f"leaves {code('self.' + attr)} {left}"
     text = (
-        f"Call {code(member)} on your {code(owner)} object before {by}: {each} sets "
-        f"{code('self.' + attr)} to {left}, and {code(member)} refuses an object in that "
-        "state."
+        f"Call {code(member)} on your {code(owner)} object before {by}: {each} {done}, and "
+        f"{code(member)} refuses an object in that state."
     )
     called = [s for s in setters if s not in BLOCK_ENDS]
     inner = _own_callers(methods, called)
