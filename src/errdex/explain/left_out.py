@@ -20,6 +20,7 @@ from errdex.explain.input_nodes import conjuncts
 from errdex.explain.inputs import public_name
 from errdex.explain.page import ChangedArgument, Solution
 from errdex.explain.plain import code
+from errdex.extract.shapes import is_none_test
 
 
 @dataclass(frozen=True)
@@ -100,16 +101,8 @@ def left_out_solution(facts: Facts) -> Solution | None:
 
 def none_test(test: ast.expr) -> str | None:
     """`x is None`: `x`."""
-    if (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Is)
-        and isinstance(test.left, ast.Name)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    ):
-        return test.left.id
-    return None
+    tested = is_none_test(test)
+    return tested.id if isinstance(tested, ast.Name) else None
 
 
 def _assignments(

@@ -37,8 +37,8 @@ from collections.abc import Sequence
 import msgspec
 
 from errdex.explain.context import Facts
+from errdex.explain.left_out import filled_when_none
 from errdex.explain.page import ExampleFix, Knob, Solution
-from errdex.extract.shapes import is_name, is_none_test
 from errdex.facts import KnobKind
 
 # A value a fix leaves for the user to choose, where the check needs a known one.
@@ -211,29 +211,14 @@ def _turned_back(fix: ExampleFix, facts: Facts) -> tuple[bool, ExampleFix | None
         return False, None
     line = facts.stored.site.line
     for keyword in keywords:
-        if not _reassigned_when_none(function, keyword, line):
+        # `if keyword is None: keyword = ...` above the site (`left_out.filled_when_none`)
+        if not any(filled.param == keyword for filled in filled_when_none(function, line)):
             continue
         if _yes_no(function, keyword):
             after = re.sub(rf"\b{keyword}=None\b", f"{keyword}=False", after)
             return True, msgspec.structs.replace(fix, after=after)
         return True, None
     return False, None
-
-
-def _reassigned_when_none(function: ast.FunctionDef, name: str, line: int) -> bool:
-    """Whether `function` holds `if name is None:` with `name = ...` under it, above
-    `line`."""
-    for node in ast.walk(function):
-        if not isinstance(node, ast.If) or node.lineno >= line:
-            continue
-        tested = is_none_test(node.test)
-        if tested is None or not is_name(tested, name):
-            continue
-        for inner in node.body:
-            for sub in ast.walk(inner):
-                if isinstance(sub, ast.Assign) and any(is_name(t, name) for t in sub.targets):
-                    return True
-    return False
 
 
 def _yes_no(function: ast.FunctionDef, name: str) -> bool:
