@@ -1,7 +1,8 @@
 """Linking in forked workers (`link.forked`), on a real package (the click installed here,
 read as files, never imported): the sites one process makes, in its order, with its ids;
 a site that fails in a worker, a worker that dies, one out of memory, Ctrl-C half-way and
-an iteration ended early leave no process behind."""
+an iteration ended early leave no process behind; the selections' index built by the first
+worker alone (a prelude of its blocks)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import fcntl
 import os
 import struct
 import termios
+import textwrap
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -23,11 +25,13 @@ from errdex.extract import extract_file
 from errdex.facts import FileFacts
 from errdex.indexing import index_source, pipeline
 from errdex.indexing.cache import FactsCache
+from errdex.link.selection import SelectionIndex
 from errdex.linked_facts import IndexedSite, SiteContext, with_context
 from errdex.sources import open_source
 from errdex.sources.base import Skipped
 from errdex.store import open_store
 from errdex.store.function_parts import split_chunks
+from selection_samples import SERVE
 
 Version = tuple[str, list[FileFacts], dict[str, bytes]]
 _context = link._Context.context
@@ -370,3 +374,84 @@ def test_a_context_is_the_fields_linking_adds_to_a_site(click: Version) -> None:
             helper_raise=site.helper_raise,
         )
         assert with_context(bare, link._own_context(site)) == site
+
+
+def _merged_prelude(made: list[int]) -> link.forked.Prelude:
+    """A prelude giving every third item its square (noting each item in `made`, in the
+    process that runs it) and failing at 50; merged as the item's result plus that."""
+
+    def work(n: int) -> int | None:
+        made.append(n)
+        if n == 50:
+            raise ValueError("no square of 50")
+        return n * n if n % 3 == 0 else None
+
+    return link.forked.Prelude(work, int, lambda result, its: result + its)
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_each_item_comes_merged_with_what_the_prelude_gave_it(workers: int) -> None:
+    made: list[int] = []  # the prelude's items made by this process (a worker's is a copy)
+    results = link.forked.forked_map(
+        lambda n: n, 100, int, workers=workers, block=10, prelude=_merged_prelude(made)
+    )
+    got = list(results)
+    results.close()
+    assert got[:4] == [0, 1, 2, 3 + 9]
+    assert [r for n, r in enumerate(got) if n != 50] == [
+        n + n * n if n % 3 == 0 else n for n in range(100) if n != 50
+    ]
+    assert isinstance(got[50], link.forked.Failed)
+    assert "no square of 50" in got[50].reason
+    # by the first worker forked, not here; here only when none is
+    assert made == ([] if workers > 1 else list(range(100)))
+
+
+def test_the_prelude_of_a_worker_that_dies_before_it_is_done_is_made_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made: list[int] = []
+    main = os.getpid()
+    prelude = _merged_prelude(made)
+
+    def dies(n: int) -> int | None:
+        if os.getpid() != main:
+            os._exit(9)  # killed, as by the kernel out of memory: no word sent
+        return prelude.work(n)
+
+    before = _children()
+    results = link.forked.forked_map(
+        lambda n: n,
+        100,
+        int,
+        workers=2,
+        block=10,
+        prelude=link.forked.Prelude(dies, int, prelude.merge),
+    )
+    got = list(results)
+    results.close()
+    assert got[99] == 99 + 99 * 99 and isinstance(got[50], link.forked.Failed)
+    assert made == list(range(100))
+    assert _children() == before
+
+
+def test_the_selections_index_is_built_by_one_worker_and_the_sites_are_the_same(
+    forking: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # a version with registries: some sites are picked by a setting
+    files = [extract_file(p, textwrap.dedent(t).encode()) for p, t in SERVE.items()]
+    version: Version = ("serve", files, {})
+    alone = _linked(version, workers=1)
+    assert any(s.selections for s in alone)
+    log = tmp_path / "built"
+    build = SelectionIndex.__init__
+
+    def noted(self: SelectionIndex, *args: Any, **kwargs: Any) -> None:
+        with log.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        build(self, *args, **kwargs)
+
+    monkeypatch.setattr(SelectionIndex, "__init__", noted)
+    assert _linked(version, workers=3) == alone
+    built = log.read_text().split()
+    assert len(built) == 1 and built[0] != str(os.getpid())

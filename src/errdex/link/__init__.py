@@ -165,12 +165,22 @@ def link_sites(
     workers = min(workers, max(cores - beside, min(cores, MIN_WORKERS_BESIDE)))
     if workers > 1 and len(linked) >= MIN_FORKED_SITES and forked.can_fork():
         sent: dict[tuple[str, str], int] = {}  # in each process: its own
+        # The selections' index (a third of `_Context`, vllm 0.33.0: 0.3 s) is built by the
+        # first worker alone, which gives every site's selections before its blocks: not
+        # here, where the other core idles until the workers are forked
+        # (bench/extraction_check/COST44L.md).
+        context.selections_elsewhere = True
         contexts = forked.forked_map(
             lambda n: _sent(context.context(linked[n]), linked[n], n, sent),
             len(linked),
             SiteContext,
             workers=workers,
             block=_SITES_BLOCK,
+            prelude=forked.Prelude(
+                lambda n: context.selections_of(linked[n]) or None,
+                tuple[SelectionLink, ...],
+                _with_selections,
+            ),
         )
         completed: forked.Results[IndexedSite | forked.Failed] = _received(linked, contexts)
     else:
@@ -218,6 +228,10 @@ def _received(
             yield with_context(indexed, context, links)
     finally:
         contexts.close()
+
+
+def _with_selections(context: SiteContext, selections: tuple[SelectionLink, ...]) -> SiteContext:
+    return msgspec.structs.replace(context, selections=selections)
 
 
 def _own_context(indexed: IndexedSite) -> SiteContext:
@@ -365,7 +379,11 @@ class _Context:
         self.gates = PathGates(self.callers, self.knobs, names, texts)
         self.named = NamedSettings(files, self.knobs.flags)
         self.passed = PassedArguments(self.callers, self.knobs, AttributeSources(names))
-        self.selection = SelectionIndex(files, names, self.knobs, texts)
+        self._selection: SelectionIndex | None = None  # built at its first ask (`selection`)
+        self._selection_inputs = (files, texts)
+        # the sites' selections are made by another process (`link_sites`): `context`
+        # leaves them out
+        self.selections_elsewhere = False
         self.tests = TestIndex(files)
         # a config file of flags the version's parser reads (`--config` YAML), if any
         self.config_file = next(
@@ -380,6 +398,33 @@ class _Context:
         self._publics: dict[tuple[str, str], str | None] = {}
         # the settings a message's text names, by the text: half of vllm's sites share one
         self._said: dict[str | None, tuple[tuple[KnobLink, ...], tuple[KnobLink, ...]]] = {}
+
+    @property
+    def selection(self) -> SelectionIndex:
+        """The version's registries, lists and filters, built at the first ask: in only one
+        process of those that link the sites (`link_sites`)."""
+        if self._selection is None:
+            files, texts = self._selection_inputs
+            self._selection = SelectionIndex(files, self.names, self.knobs, texts)
+        return self._selection
+
+    def selections_of(self, indexed: IndexedSite) -> tuple[SelectionLink, ...]:
+        """The registries, lists and filters that pick the code of the site, each with the
+        command line that gives the setting."""
+        site = indexed.site
+        facts = self.names.modules.get(indexed.module)
+        if facts is None:
+            return indexed.selections
+        checked_in = (indexed.module, site.function)
+        return tuple(
+            self._selection_command(s, checked_in)
+            for s in self.selection.selections(
+                facts,
+                site.class_name,
+                site.message.literal_text if site.message is not None else None,
+                site.function,
+            )
+        )
 
     def add(self, indexed: IndexedSite) -> IndexedSite:
         """The site with its context."""
@@ -467,15 +512,7 @@ class _Context:
             knobs=tuple(
                 self._with_command(k, facts.path, checked_in) for k in reversed(unique.values())
             ),
-            selections=tuple(
-                self._selection_command(s, checked_in)
-                for s in self.selection.selections(
-                    facts,
-                    site.class_name,
-                    site.message.literal_text if site.message is not None else None,
-                    site.function,
-                )
-            ),
+            selections=() if self.selections_elsewhere else self.selections_of(indexed),
             tests=self.tests.tests_for(indexed) if self.tests else (),
             public=self._public(indexed.module, site.function),
             overrides=self.overrides.of(site, facts),

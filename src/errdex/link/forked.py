@@ -18,6 +18,12 @@ the terminal's): it prints nothing (a failure's traceback is sent back as text),
 nothing, opens no store, and leaves through `os._exit`, running no exit handler and
 flushing no stream.
 
+A part of the work that needs state of its own (built in the worker, not here) can be
+given as a `Prelude`: the first worker runs it over every item before it takes a block,
+while this process works blocks ahead, and each item comes back merged with the prelude's
+result for it. So what only the prelude needs is never built in this process, whose
+serial work before the fork it would otherwise lengthen while the other core idles.
+
 An item whose work raises is sent back as a `Failed` (its reason), as the work done in
 this process would have caught it; a `MemoryError` is raised here. A worker that dies
 (killed, out of memory) is replaced by this process: it does the blocks never received.
@@ -43,13 +49,14 @@ import msgspec
 
 from errdex.bugs import debugging, error_line
 
-__all__ = ["Failed", "Results", "can_fork", "cores", "forked_map"]
+__all__ = ["Failed", "Prelude", "Results", "can_fork", "cores", "forked_map"]
 
 R = TypeVar("R")
 T = TypeVar("T", covariant=True)
 _NUMBER = struct.Struct("<i")  # a block's number, in the pipe of those to do
 _NOTICE = struct.Struct("<iqq")  # a block's number, where its results begin in the spool, length
 _MEMORY = -1  # the block number a worker gives when it ran out of memory
+_PRELUDE = -2  # the block number of the prelude's results
 _MOST_BLOCKS = 8_000  # block numbers the pipe holds before the workers start (32 KB)
 _BLOCKS_PER_WORKER = 8
 
@@ -64,6 +71,24 @@ class Failed(msgspec.Struct, array_like=True):
 class _Block(msgspec.Struct, Generic[R], array_like=True):
     results: list[R | None]  # None where the item failed
     failed: dict[int, Failed]  # by position in the block
+
+
+class _Sparse(msgspec.Struct, Generic[R], array_like=True):
+    """A prelude's results: those not None, and its failures, by item number."""
+
+    results: dict[int, R]
+    failed: dict[int, Failed]
+
+
+class Prelude(msgspec.Struct, frozen=True):
+    """Work over every item done before the blocks, by one worker (`forked_map`):
+    `work(i)` (None for most items, where `merge` is not called), `result_type` its
+    results' type for the decoder, and `merge(result, its)` the item's result with the
+    prelude's for it."""
+
+    work: Callable[[int], Any]
+    result_type: Any
+    merge: Callable[[Any, Any], Any]
 
 
 def can_fork() -> bool:
@@ -102,6 +127,7 @@ def forked_map(
     *,
     workers: int,
     block: int,
+    prelude: Prelude | None = None,
 ) -> Results[R | Failed]:
     """`work(i)` for i in range(count), in that order, done by this process and
     `workers - 1` processes forked at this call (everything `work` reads must exist by
@@ -112,12 +138,19 @@ def forked_map(
     with the first block, and works until no block is left, the blocks in order where it
     can (not encoded; the next block in order yielded item by item as each is done).
     Closing the results ends the workers.
+
+    With a `prelude`, the first worker forked runs it before it takes a block, and this
+    process works the blocks it takes whole until the prelude's results come (or does
+    the prelude itself when no worker is forked or the worker died before it was done);
+    each item is then its result merged with the prelude's for it (a `Failed` of either
+    is the item's).
     """
     # Blocks of neighbouring items, a few per worker: the sites of one file, or of files
     # side by side, read the same parts of the state, which a worker reads once (its caches
     # are its own); yet enough blocks that a worker left behind holds up little at the end.
     block = max(block, -(-count // (_BLOCKS_PER_WORKER * workers)), -(-count // _MOST_BLOCKS))
-    return _Forked(_Workers(work, count, block, -(-count // block), workers - 1), result_type)
+    pool = _Workers(work, count, block, -(-count // block), workers - 1, prelude)
+    return _Forked(pool, result_type)
 
 
 class _Forked(Generic[R]):
@@ -125,7 +158,10 @@ class _Forked(Generic[R]):
 
     def __init__(self, pool: _Workers[R], result_type: Any) -> None:
         decoder: msgspec.msgpack.Decoder[_Block[Any]] = msgspec.msgpack.Decoder(_Block[result_type])
-        self._items: Generator[R | Failed, None, None] = _results(pool, decoder)
+        items = _results(pool, decoder)
+        self._items: Generator[R | Failed, None, None] = (
+            items if pool.prelude is None else _merged(pool, pool.prelude, items)
+        )
         # the workers are reaped even if the results are dropped unread, or at exit
         self._reap = weakref.finalize(self, pool.close)
 
@@ -149,6 +185,8 @@ def _results(
     spooled: dict[int, tuple[int, int, int]] = {}  # by a worker: where its results are
     mine: dict[int, Iterable[Any]] = {}  # by this process
     try:
+        if pool.prelude is not None:
+            _await_prelude(pool, spooled, mine)
         for number in range(pool.blocks):
             while number not in spooled and number not in mine:
                 pool.receive(spooled, wait=False)
@@ -174,6 +212,56 @@ def _results(
         pool.close()
 
 
+def _await_prelude(
+    pool: _Workers[Any], spooled: dict[int, tuple[int, int, int]], mine: dict[int, Iterable[Any]]
+) -> None:
+    """Work blocks whole, in the order taken, until the prelude's results are here."""
+    while True:
+        pool.receive(spooled, wait=False)
+        if pool.prelude_done is not None:
+            return
+        if pool.prelude_worker not in pool.live:  # none forked, or it died before it was done
+            pool.prelude_done = _sparse(pool.run_prelude())
+            return
+        taken = pool.take()
+        if taken is not None:
+            mine[taken] = list(pool.work_block(taken))
+        else:
+            pool.receive(spooled, wait=True)
+
+
+def _merged(
+    pool: _Workers[Any], prelude: Prelude, items: Generator[Any, None, None]
+) -> Generator[Any, None, None]:
+    """Each item merged with the prelude's result for it (read by the time the first item
+    comes, `_await_prelude`)."""
+    try:
+        for number, item in enumerate(items):
+            done = pool.prelude_done
+            assert done is not None
+            its = done.results.get(number)
+            if isinstance(item, Failed):
+                yield item
+            elif number in done.failed:
+                yield done.failed[number]
+            else:
+                yield item if its is None else prelude.merge(item, its)
+    finally:
+        items.close()
+
+
+def _sparse(results: Iterator[Any]) -> _Sparse[Any]:
+    """A prelude's results over every item, the None ones left out."""
+    found: dict[int, Any] = {}
+    failed: dict[int, Failed] = {}
+    for number, result in enumerate(results):
+        if isinstance(result, Failed):
+            failed[number] = result
+        elif result is not None:
+            found[number] = result
+    return _Sparse(found, failed)
+
+
 class _Worker:
     """One forked worker: its process, the pipe it gives notice on, its spool."""
 
@@ -190,9 +278,22 @@ class _Workers(Generic[R]):
     """The forked workers, what this process reads of them, and the blocks left to do."""
 
     def __init__(
-        self, work: Callable[[int], R], count: int, block: int, blocks: int, forks: int
+        self,
+        work: Callable[[int], R],
+        count: int,
+        block: int,
+        blocks: int,
+        forks: int,
+        prelude: Prelude | None = None,
     ) -> None:
         self._work, self._count, self._block, self.blocks = work, count, block, blocks
+        self.prelude = prelude
+        self.prelude_done: _Sparse[Any] | None = None  # its results, once here
+        self.prelude_worker: _Worker | None = None  # the worker running it
+        self._prelude_decoder: msgspec.msgpack.Decoder[_Sparse[Any]] | None = None
+        if prelude is not None:
+            item_type: Any = prelude.result_type
+            self._prelude_decoder = msgspec.msgpack.Decoder(_Sparse[item_type])
         self.ended = False  # every block's results were read: the workers end by themselves
         # The first block is this process's: its results are the first wanted, and it gives
         # them as they are made (a worker, running as soon as it is forked, would take it).
@@ -212,12 +313,16 @@ class _Workers(Generic[R]):
                 reading, writing = os.pipe()
                 spool = _spool()
                 pid = _fork()
+                first = not self.live and prelude is not None
                 if pid == 0:  # the child: never returns
                     os.close(reading)
                     others = [fd for w in self.live for fd in (w.notices, w.spool)]
-                    _serve(work, count, block, self._tasks, (writing, spool), others)
+                    before = prelude.work if first and prelude is not None else None
+                    _serve(work, count, block, self._tasks, (writing, spool), others, before)
                 os.close(writing)
                 self.live.append(_Worker(pid, reading, spool))
+                if first:
+                    self.prelude_worker = self.live[-1]
         except BaseException:
             self.close()
             raise
@@ -236,6 +341,11 @@ class _Workers(Generic[R]):
             return None
         number: int = _NUMBER.unpack(taken)[0]
         return number
+
+    def run_prelude(self) -> Iterator[Any]:
+        """The prelude's results over every item, worked out in this process."""
+        assert self.prelude is not None
+        return _work_block(self.prelude.work, 0, self._count)
 
     def work_block(self, number: int) -> Iterator[R | Failed]:
         """The block's results, worked out in this process."""
@@ -261,6 +371,11 @@ class _Workers(Generic[R]):
             for number, offset, length in _NOTICE.iter_unpack(data[:whole]):
                 if number == _MEMORY:
                     raise MemoryError("a linking worker ran out of memory")
+                if number == _PRELUDE and self._prelude_decoder is not None:
+                    self.prelude_done = self._prelude_decoder.decode(
+                        _read_at(worker.spool, offset, length)
+                    )
+                    continue
                 spooled[number] = (worker.spool, offset, length)
 
     def close(self) -> None:
@@ -328,9 +443,10 @@ def _serve(
     tasks: int,
     out: tuple[int, int],
     others: list[int],
+    prelude: Callable[[int], Any] | None = None,
 ) -> None:
-    """A worker's life: take block numbers until none is left, spool each block's results
-    and give notice of them."""
+    """A worker's life: the `prelude` over every item first, if given; then take block
+    numbers until none is left, spool each block's results and give notice of them."""
     notices, spool = out
     code = 1
     try:
@@ -338,6 +454,10 @@ def _serve(
             os.close(fd)
         encoder = msgspec.msgpack.Encoder()
         offset = 0
+        if prelude is not None:
+            data = memoryview(encoder.encode(_sparse(_work_block(prelude, 0, count))))
+            offset = _spooled(spool, data)
+            os.write(notices, _NOTICE.pack(_PRELUDE, 0, len(data)))
         while len(taken := os.read(tasks, _NUMBER.size)) == _NUMBER.size:
             (number,) = _NUMBER.unpack(taken)
             start = number * block
@@ -350,9 +470,7 @@ def _serve(
                 else:
                     results.append(item)
             data = memoryview(encoder.encode(_Block(results, failed)))
-            written = 0
-            while written < len(data):
-                written += os.write(spool, data[written:])
+            _spooled(spool, data)
             os.write(notices, _NOTICE.pack(number, offset, len(data)))
             offset += len(data)
         code = 0
@@ -361,6 +479,14 @@ def _serve(
             os.write(notices, _NOTICE.pack(_MEMORY, 0, 0))
     finally:
         os._exit(code)
+
+
+def _spooled(spool: int, data: memoryview) -> int:
+    """Write `data` whole to the spool; its length."""
+    written = 0
+    while written < len(data):
+        written += os.write(spool, data[written:])
+    return written
 
 
 def _work_block(work: Callable[[int], R], start: int, end: int) -> Iterator[R | Failed]:
