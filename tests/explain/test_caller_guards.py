@@ -250,3 +250,72 @@ def test_an_attribute_no_field_declares_is_not_kept_in_the_json(tmp_path: Path) 
         assert page.example_fix.after == (
             """eng serve MODEL_TAG --draft-config '{"allow_mixed_vocab": true}'"""
         )
+
+
+# vllm's `ServeSubcommand.cmd` (entrypoints/cli/serve.py): headless mode refuses any API
+# server count above 0 before the call that the count decides
+SERVE = """
+    import argparse
+
+
+    def run_headless(args):
+        if args.api_server_count > 1:
+            raise ValueError("too many API servers for headless mode")
+
+
+    def run_server(args):
+        return args
+
+
+    def cmd(args):
+        if args.headless:
+            if args.api_server_count is not None and args.api_server_count > 0:
+                raise ValueError("--api-server-count cannot be used with --headless")
+            args.api_server_count = 0
+        if args.api_server_count < 1:
+            run_headless(args)
+        else:
+            run_server(args)
+
+
+    def main():
+        parser = argparse.ArgumentParser(prog="srv")
+        parser.add_argument("--headless", action="store_true")
+        parser.add_argument("--api-server-count", type=int, default=1)
+        cmd(parser.parse_args())
+    """
+
+SERVE_PROJECT = """
+    [project]
+    name = "srv"
+    version = "1.0"
+    [project.scripts]
+    srv = "srv.cli:main"
+    """
+
+
+def serve_ways(tmp_path: Path, source: str) -> list[str]:
+    files = {"pyproject.toml": SERVE_PROJECT, "srv/__init__.py": "", "srv/cli.py": source}
+    for store in indexed_package(tmp_path, "srv", files):
+        page = page_with_message(store, "srv", "too many API servers")
+        return [s.text for s in page.solutions]
+    raise AssertionError("not indexed")
+
+
+def test_a_value_the_caller_refuses_before_the_call_is_no_way_out(tmp_path: Path) -> None:
+    ways = serve_ways(tmp_path, SERVE)
+    assert any(w.startswith("Pass `--api-server-count` with a value at most 1") for w in ways)
+    # "at least 1" keeps `cmd` from calling `run_headless`, but with `--headless` `cmd`
+    # raises on any such count first
+    assert not any("calls `run_headless` only when" in w for w in ways), ways
+
+
+def test_without_that_check_the_callers_guard_is_a_way_out(tmp_path: Path) -> None:
+    unchecked = SERVE.replace(
+        "            if args.api_server_count is not None and args.api_server_count > 0:\n"
+        '                raise ValueError("--api-server-count cannot be used with --headless")\n',
+        "",
+    )
+    assert "cannot be used" not in unchecked
+    ways = serve_ways(tmp_path, unchecked)
+    assert any("calls `run_headless` only when" in w for w in ways), ways

@@ -8,7 +8,9 @@ a guard that the same setting decides with an exact value: one caller that reach
 without that guard (or a caller whose guard was not read, or more callers than the linker
 keeps) and the setting is no way out. Nor is another value of a chain of branches on one
 value (`elif method == "dflash": ... elif method == "ngram":`): it picks other code, with
-requirements of its own.
+requirements of its own. Nor a number the caller refuses before its call under another
+setting (`refused_before_call`: vllm's `--api-server-count` at least 1, which `--headless`
+refuses first); that guard still says what the path holds for the other ways out's fixes.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import ast
 import re
 from dataclasses import dataclass
 
-from errdex.explain.context import Facts
+from errdex.ast_walk import walk
+from errdex.explain.context import Facts, function_at
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.page import Caller, ConditionView
 from errdex.explain.plain import code, listed
@@ -31,6 +34,7 @@ class GuardedEntry:
     condition: ConditionView  # the first caller's guard the setting decides
     action: KnobAction
     reason: str
+    caller: Caller | None = None  # the first caller, whose guard `condition` is
 
 
 def guarded_entries(facts: Facts) -> list[GuardedEntry]:
@@ -101,7 +105,8 @@ def _entries(
             )
         else:
             then = ", so this avoids the check"
-        out.append(GuardedEntry(condition, action, f"{callers} only when {when}{then}"))
+        reason = f"{callers} only when {when}{then}"
+        out.append(GuardedEntry(condition, action, reason, calls[0][0]))
     return out
 
 
@@ -211,3 +216,89 @@ def _other_value(text: str) -> bool:
 
 def _exact(action: KnobAction) -> bool:
     return bool(action.before and action.after) or action.keyword is not None
+
+
+_BOUNDS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def refused_before_call(entry: GuardedEntry, facts: Facts) -> bool:
+    """Whether the entry's caller, before its call, raises under a test that every value the
+    way out gives passes: `if args.headless: if args.api_server_count is not None and
+    args.api_server_count > 0: raise` before `elif args.api_server_count < 1:
+    run_headless(args)` (vllm's `ServeSubcommand.cmd`), for the way out "at least 1".
+    Read for a guard that bounds one name by a number; the raise's other tests (the
+    `headless` around it) are what the user may have given with it, so the value is no
+    way out the page can offer alone. (The guard still says what the path holds: the fixes
+    of other ways out read it.)"""
+    caller = entry.caller
+    bound = _bound(entry.condition.text)
+    if caller is None or bound is None or facts.file_text is None:
+        return False
+    name, op, limit = bound
+    wanted = (name, _NEGATED[op], limit)  # the values the way out gives
+    function = function_at(
+        facts.file_text(caller.file), caller.function.rpartition(".")[2], caller.line
+    )
+    if function is None:
+        return False
+    for node in walk(function):
+        if not isinstance(node, ast.If) or node.lineno >= caller.line:
+            continue
+        if not any(isinstance(n, ast.Raise) for stmt in node.body for n in walk(stmt)):
+            continue
+        parts = node.test.values if isinstance(node.test, ast.BoolOp) else [node.test]
+        if isinstance(node.test, ast.BoolOp) and not isinstance(node.test.op, ast.And):
+            continue
+        if any(_holds_for_all(part, wanted) for part in parts) and all(
+            _holds_for_all(part, wanted) or _not_none(part, name) or name not in ast.unparse(part)
+            for part in parts
+        ):
+            return True
+    return False
+
+
+def _bound(text: str) -> tuple[str, str, int | float] | None:
+    """(name, op, number) of `name < 1` and the like."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return None
+    op = _BOUNDS.get(type(node.ops[0]))
+    right = node.comparators[0]
+    if op is None or not isinstance(right, ast.Constant):
+        return None
+    if not isinstance(right.value, int | float) or isinstance(right.value, bool):
+        return None
+    return ast.unparse(node.left), op, right.value
+
+
+def _holds_for_all(part: ast.expr, wanted: tuple[str, str, int | float]) -> bool:
+    """Whether the bound `part` holds for every integer `wanted` allows (`x > 0` for `x >=
+    1`)."""
+    found = _bound(ast.unparse(part))
+    if found is None or found[0] != wanted[0]:
+        return False
+    _, op, limit = found
+    _, given, start = wanted
+    if given in (">=", ">") and op in (">", ">="):
+        low = start if given == ">=" else start + 1  # the least integer given
+        return low > limit if op == ">" else low >= limit
+    if given in ("<=", "<") and op in ("<", "<="):
+        high = start if given == "<=" else start - 1
+        return high < limit if op == "<" else high <= limit
+    return False
+
+
+def _not_none(part: ast.expr, name: str) -> bool:
+    """`name is not None`: true of every number the way out gives."""
+    return (
+        isinstance(part, ast.Compare)
+        and len(part.ops) == 1
+        and isinstance(part.ops[0], ast.IsNot)
+        and ast.unparse(part.left) == name
+        and isinstance(part.comparators[0], ast.Constant)
+        and part.comparators[0].value is None
+    )

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 
 from errdex.explain.advice_first import kept_by_advice
-from errdex.explain.caller_guards import gated_path_entries, guarded_entries
+from errdex.explain.caller_guards import gated_path_entries, guarded_entries, refused_before_call
 from errdex.explain.context import Facts
 from errdex.explain.expanded import expanded
 from errdex.explain.filled_flags import filled_knob
@@ -57,7 +57,11 @@ def example_fix(facts: Facts) -> ExampleFix | None:
         ]
     else:
         # a caller's guard only where every caller's is that setting's (`caller_guards`)
-        candidates.extend(entry.condition for entry in guarded_entries(facts))
+        candidates.extend(
+            entry.condition
+            for entry in guarded_entries(facts)
+            if not refused_before_call(entry, facts)  # no way out: no fix either
+        )
         candidates.extend(entry.condition for entry in gated_path_entries(facts))
     for variant in facts.variants:
         candidates.extend(variant.conditions)

@@ -43,7 +43,7 @@ from errdex.explain.audience import callback_parameter, command_line_solution, f
 from errdex.explain.call_order import handed_made_with_solution
 from errdex.explain.callback_result import callback_result_solution
 from errdex.explain.callee_advice import callee_advice_solutions
-from errdex.explain.caller_guards import gated_path_entries, guarded_entries
+from errdex.explain.caller_guards import gated_path_entries, guarded_entries, refused_before_call
 from errdex.explain.chain_branches import earlier_branch
 from errdex.explain.class_attributes import attribute_solution
 from errdex.explain.class_body import class_body_solution
@@ -536,6 +536,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     _add_environment(found, open_conditions, facts)
     _add_platform(found, open_conditions)
     for entry in [] if internal else guarded_entries(facts):
+        if refused_before_call(entry, facts):
+            continue  # the caller raises on that value first (with another setting)
         action = with_kept_fields(entry.action, entry.condition, facts)
         solution = _knob_solution(action, entry.reason, entry.condition, facts.knobs)
         found.add(solution, _tier(entry.action, facts.knobs))
