@@ -816,15 +816,17 @@ def _alone(found: re.Match[str], facts: Facts) -> str | None:
 
 def _not_applicable(found: re.Match[str], facts: Facts) -> str:
     how, name = _lower(found.group("how")), quoted(found.group("name"))
-    registered = _registered_for(facts)
-    if registered is None:
+    keys = _registered_keys(facts)
+    if not keys:
         return f"Do not apply {how} to {name}"
-    cls, keys, decorator, line = registered
     options = [code(f"{o}()") for k in keys for o in _choosing(facts, k)]
     choices = [code(k) for k in keys] + list(dict.fromkeys(options))
+    # the user's own words for the choice, not the class it picks or the decorator that
+    # registers it: those are the library's, which the user never writes
+    each = "it asks" if len(choices) == 1 else "each asks"
     return (
-        f"Do not apply {how} to {name}: leave out {listed(choices)} for it, which choose "
-        f"{code(cls)}, where this check is (registered by {code(decorator)} at line {line})"
+        f"Do not apply {how} to {name}: leave out {listed(choices)} for it ({each} for the "
+        f"{how} this check refuses)"
     )
 
 
@@ -863,19 +865,18 @@ def _one_entry(node: ast.AST, key: str, value: str) -> bool:
     )
 
 
-def _registered_for(facts: Facts) -> tuple[str, list[str], str, int] | None:
-    """(the class, its `key=value` forms, its first such decorator, that line) where the
-    site's method is of a class a decorator call registers under literal keywords
-    (`@RelationshipProperty.strategy_for(lazy="subquery")`): what a user writes to have that
-    class run; else None."""
+def _registered_keys(facts: Facts) -> list[str]:
+    """The `key=value` forms of the decorator calls that register the class of the site's
+    method under literal keywords (`@RelationshipProperty.strategy_for(lazy="subquery")`):
+    what a user writes to have that class run; empty when there is none."""
     owner = facts.stored.site.function.rpartition(".")[0]
     tree = facts.source_tree()
     if not owner or "." in owner or tree is None:
-        return None
+        return []
     for node in tree.body:
         if not (isinstance(node, ast.ClassDef) and node.name == owner):
             continue
-        keys, first = [], None
+        keys = []
         for decorator in node.decorator_list:
             if not isinstance(decorator, ast.Call) or decorator.args or not decorator.keywords:
                 continue
@@ -884,13 +885,11 @@ def _registered_for(facts: Facts) -> tuple[str, list[str], str, int] | None:
                 for k in decorator.keywords
                 if k.arg is not None and isinstance(k.value, ast.Constant)
             ]
-            if len(pairs) != len(decorator.keywords):
-                continue
-            keys.append(", ".join(pairs))
-            first = first or decorator
-        if first is not None:
-            return owner, keys, f"@{ast.unparse(first)}", first.lineno
-    return None
+            if len(pairs) == len(decorator.keywords):
+                keys.append(", ".join(pairs))
+        if keys:
+            return keys
+    return []
 
 
 def _too_many(found: re.Match[str], facts: Facts) -> str:
