@@ -38,7 +38,7 @@ def test_same_facts_with_and_without_the_skeleton(
     assert path is not None
     data = Path(path).read_bytes()
     fast = extract_file("lib/" + Path(path).name, data)
-    monkeypatch.setattr(extract, "build_skeleton", lambda text, keep_calls=(): None)
+    monkeypatch.setattr(extract, "build_skeleton", lambda *_, **__: None)
     full = extract_file("lib/" + Path(path).name, data)
     assert fast.sites == full.sites
     assert fast.classes == full.classes
@@ -385,7 +385,7 @@ def test_a_kept_body_loses_its_tail_and_nothing_a_site_needs() -> None:
     assert "cleanup()" not in reduced.text
     fast = extract_file("pkg/config.py", TAILS.encode())
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(extract, "build_skeleton", lambda text, keep_calls=(): None)
+        patch.setattr(extract, "build_skeleton", lambda *_, **__: None)
         whole = extract_file("pkg/config.py", TAILS.encode())
     for field in ("sites", "classes", "helpers", "keyed", "properties", "tests"):
         assert getattr(fast, field) == getattr(whole, field), field
@@ -498,7 +498,61 @@ def test_a_page_break_in_a_body_is_a_blank_line_and_one_before_a_def_no_indent(
     assert "return y" not in reduced.text and "after one" in reduced.text
     ast.parse(reduced.text)
     fast = extract_file("paged.py", _PAGED.encode())
-    monkeypatch.setattr(extract, "build_skeleton", lambda text, keep_calls=(): None)
+    monkeypatch.setattr(extract, "build_skeleton", lambda *_, **__: None)
     full = extract_file("paged.py", _PAGED.encode())
     assert [(s.function, s.line) for s in fast.sites] == [("loud", 2004), ("after", 2008)]
     assert fast.sites == full.sites
+
+
+FLOW_TAIL = _QUIET + textwrap.dedent(
+    """
+    import torch
+    from pkg.registry import register
+
+    def publish(parts):
+        return list(parts)
+
+    def finish(parts):
+        return tuple(parts)
+
+    def merge(parts, strict):
+        if not parts:
+            raise ValueError("no parts")
+        for part in parts:
+            torch.cat(part)
+        if strict:
+            torch.stack(parts)
+        publish(parts)
+        for part in parts:
+            register(part)
+        if strict:
+            return None
+        finish(parts)
+    """
+)
+
+
+def test_a_tail_runs_from_the_last_site_but_for_a_compound_statement_a_page_reads():
+    reduced = build_skeleton(FLOW_TAIL, package="pkg")
+    assert reduced is not None
+    ast.parse(reduced.text)
+    # the loop that calls `register` (imported from the file's own package, it may hold a
+    # site, and its callers' guards are read) is parsed; what comes before it from the last
+    # site on is the tail's only when nothing a page reads follows: here it is kept
+    assert "register(part)" in reduced.text and "torch.cat(part)" in reduced.text
+    assert "finish(parts)" not in reduced.text and "return None" not in reduced.text
+    # a module of another package called there keeps nothing
+    outside = build_skeleton(FLOW_TAIL.replace("register(part)", "torch.save(part)"), package="pkg")
+    assert outside is not None
+    assert "torch.cat(part)" not in outside.text and "publish(parts)" not in outside.text
+    calls = {
+        c.callee: c
+        for c in extract_file(
+            "pkg/merge.py", FLOW_TAIL.replace("register(part)", "torch.save(part)").encode()
+        ).call_sites
+    }
+    # at the tail's own level, after compound statements that cannot return: the guard
+    # that holds after the parsed statements; after one that may return: unknown
+    assert calls["publish"].guard_known
+    assert [c.statement for c in calls["publish"].conditions] == ["parts"]
+    assert not calls["finish"].guard_known

@@ -924,7 +924,7 @@ def test_a_method_call_reaches_a_helper_only_when_its_object_is_known_to_be_of_i
 ) -> None:
     # Whole files, whatever size of file gets a skeleton: the second round, which keeps
     # blanked calls of other files' helpers, is the indexer's (tests/indexing).
-    monkeypatch.setattr(extract, "build_skeleton", lambda text, keep_calls=(): None)
+    monkeypatch.setattr(extract, "build_skeleton", lambda *_, **__: None)
     sites = link(RECEIVERS)
     found = sorted(
         s.site.message.text
@@ -952,7 +952,7 @@ def test_a_blanked_function_still_says_what_it_returns(monkeypatch: pytest.Monke
     assert skeleton is not None and 'def load() -> "DataItems":\n    ...' in skeleton.text
     items = extract_file("media/items.py", source.encode())
     assert items.returns == {"load": "DataItems", "Parser.parse": "DataItems"}
-    monkeypatch.setattr(extract, "build_skeleton", lambda text, keep_calls=(): None)
+    monkeypatch.setattr(extract, "build_skeleton", lambda *_, **__: None)
     models = extract_file("media/models.py", textwrap.dedent(RECEIVERS["media/models.py"]).encode())
     sites = link_version("demo", [items, models])
     messages = {s.site.message.text for s in sites if s.site.message}

@@ -53,6 +53,7 @@ from errdex.extract.skeleton import (
     build_skeleton,
     has_message_call,
     hidden_text,
+    package_of,
 )
 from errdex.extract.source_text import source_lines
 from errdex.extract.value_reads import bound_values
@@ -62,7 +63,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "119-key-getters"
+EXTRACTOR_VERSION = "120-tails-from-the-last-site"
 
 __all__ = [
     "EXTRACTOR_VERSION",
@@ -141,7 +142,7 @@ def _extract_file(
     if ahead is not None:
         return _extract_text(path, text, ahead[1], ahead[0]), False, text
     fell_back: list[bool] = []
-    skeleton = build_skeleton(text, keep_calls)
+    skeleton = build_skeleton(text, keep_calls, package_of(path))
     facts = _extract_text(path, text, skeleton, fell_back=fell_back)
     return facts, not fell_back, hidden_text(text, skeleton)
 
@@ -170,7 +171,9 @@ def extract_again(
         return None  # the cheap answer for most files, which name a helper only elsewhere
     if len(text) < MIN_SKELETON_BYTES:
         return None  # parsed whole either way
-    skeletons = Skeletons(text)  # the scans both skeletons are planned from, made once
+    skeletons = Skeletons(
+        text, package_of(path)
+    )  # the scans both skeletons are planned from, made once
     reduced = skeletons.build(keep_calls)
     if reduced is not None and not reduced.kept_for_calls:
         return None  # every call of theirs is in a body parsed anyway

@@ -13,10 +13,11 @@ before the body's first compound statement (`if`, loop, `with`, `try`, nested `d
 runs whenever the function does, so its guard is known to be empty; every other call's
 guard is marked unknown (`CallSite.guard_known`), never shown as "no condition".
 
-A kept body's blanked tail is the simple statements that end it, after every statement
-that was parsed: each of its calls has the guard that holds after them (the early exits the
-walker found). What a call gives by keyword is read from its argument list where that is a
-chain of attributes (`blanked_passes`).
+A kept body's blanked tail is the statements that end it, after every statement that was
+parsed: a call at the tail's own level has the guard that holds after them (the early exits
+the walker found), until a compound statement of the tail that may return; a call inside
+one of its compound statements has an unknown guard. What a call gives by keyword is read
+from its argument list where that is a chain of attributes (`blanked_passes`).
 """
 
 from __future__ import annotations
@@ -101,6 +102,7 @@ def blanked_calls(
         outer = _Scope(head, end, owner[0], owner[1], is_function=True)
         nested: list[_Scope] | None = None  # worked out at the first call kept
         straight = end
+        blocks: list[int] = []  # the bounds of a tail's compound statements
         for start, called in _calls_in(text, body, end):
             found = judged.get(called)
             if found is None:
@@ -122,9 +124,11 @@ def blanked_calls(
             if nested is None:
                 nested = _nested_scopes(text, body, end, strings, outer)
                 if is_tail:  # straight code after the parsed statements, when they were
-                    straight = body if guard is None else end
+                    straight, blocks = (
+                        (body, []) if guard is None else _tail_flow(text, body, end, strings)
+                    )
                 else:
-                    straight = _first_compound(text, body, end)
+                    straight, blocks = _first_compound(text, body, end), []
             scope = outer
             if nested:  # the innermost scope that holds the call: the last one opened before it
                 scope = next((s for s in reversed(nested) if s.start <= start < s.end), outer)
@@ -133,6 +137,7 @@ def blanked_calls(
                 written = (param_types or {}).get(scope.qualname, {}).get(receiver)
                 if written is None:
                     continue  # a local's object: its class is not read from text
+            known = start < straight and not inside_bounds(blocks, start)
             paren = start + len(called)
             passes = (
                 blanked_passes(text, paren, body, end, bodies)
@@ -148,8 +153,8 @@ def blanked_calls(
                     lines.at(start),
                     scope.qualname,
                     scope.class_name,
-                    conditions=guard if guard and start < straight and scope is outer else (),
-                    guard_known=start < straight,
+                    conditions=guard if guard and known and scope is outer else (),
+                    guard_known=known,
                     passes=passes,
                     receiver_type=written,
                 )
@@ -252,6 +257,41 @@ def _nested_scopes(
         out.append(scope)
         enclosing.append(scope)
     return out
+
+
+# `return` as a statement's word: a compound statement that holds one may end the function.
+_RETURN = lazy_compile(r"(?<![\w.])return\b")
+_CLAUSE = lazy_compile(r"[ \t]*(?:else|elif|except|finally)\b")
+
+
+def _tail_flow(text: str, body: int, end: int, strings: list[int]) -> tuple[int, list[int]]:
+    """Of a blanked tail: where its straight code ends (its first compound statement that
+    may return: the calls after it may not be reached as the guard says), and the bounds of
+    its compound statements (the branches around a call inside one are not read), flat as
+    `inside_bounds` reads them. A call of the tail's own level before that point has the
+    guard that holds after the parsed statements."""
+    first = _FIRST_CODE.search(text, body, end)
+    if first is None:
+        return end, []
+    indent = len(first.group(1))
+    ender = shallow_line(indent)
+    stop = end
+    bounds: list[int] = []
+    for compound in compound_line(indent).finditer(text, body - 1, end):
+        start = compound.start() + 1
+        if inside_bounds(strings, start) or (bounds and start < bounds[-1]):
+            continue
+        at, block_end = start, end
+        while (found := ender.search(text, at, end)) is not None:
+            line = found.start() + 1
+            if not inside_bounds(strings, line) and not _CLAUSE.match(text, line):
+                block_end = line
+                break
+            at = line  # a string's line, or a clause that goes on the statement
+        bounds += [start, block_end]
+        if stop == end and _RETURN.search(text, start, block_end):
+            stop = start
+    return stop, bounds
 
 
 def _first_compound(text: str, body: int, end: int) -> int:

@@ -8,10 +8,12 @@ over the whole text, no Python loop per line. The result must still parse; when 
 (a layout fooled the scan, such as a docstring line at column 0), the caller parses the
 whole file instead, so the scan can only cost time, never facts.
 
-A body that is kept loses its tail: the simple statements that end it, after its last site
-word and its last compound statement, are blanked too. Nothing after a site changes what
-leads to it, and the calls of a tail, read from its text, have the guard that holds after
-the statements parsed (an `if` left in the tail would leave its calls' guards unknown). A
+A body that is kept loses its tail: the statements that end it, after its last site word
+and after its last compound statement that calls a name a page may read the callers of
+(`_linked_names`), are blanked too. Nothing after a site changes what leads to it; the calls
+of a tail are read from its text (`blanked_calls`), and those inside a compound statement of
+the tail have an unknown guard, which pages read only for a call of a function that may
+hold a site. A
 body whose return the facts read (a reasons list built with `.append`, a property, an
 exception's message method, a method that returns the exception it makes) is kept whole.
 
@@ -35,6 +37,7 @@ from errdex.extract.textscan import (
     matches_from,
     occurrences,
     offsets_of,
+    reversed_text,
     shallow_line,
     starting,
     triple_quoted_bounds,
@@ -85,6 +88,7 @@ _DOTTED_SITE_WORDS = tuple(w for w in SITE_WORDS if w[0] == ".")
 # the next instead of trying every line; whether it starts a line is checked after.
 _DEF = lazy_compile(r"def[ \t]+(\w+)")
 _CLASS = lazy_compile(r"class[ \t]+\w+[^\n]*")
+_CLASS_NAME = lazy_compile(r"class[ \t]+(\w+)")
 _ASYNC = lazy_compile(r"[ \t]*async[ \t]+")
 _EXCEPTION_CLASS = lazy_compile(r"Error|Exception|Warning|Exc\b")
 # Possessive `*+`: the indentation is never given back (what follows cannot be a blank).
@@ -130,15 +134,26 @@ class Skeleton(NamedTuple):
     kept_for_calls: int  # bodies kept, or tails kept, only because they call `keep_calls`
 
 
-def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | None:
+def build_skeleton(
+    text: str, keep_calls: Collection[str] = (), package: str = ""
+) -> Skeleton | None:
     """`text` with the bodies of site-free functions blanked, or None when nothing is saved.
 
     A body that calls one of `keep_calls` with a message among its arguments (a string
-    literal or a constant's name) is kept.
+    literal or a constant's name) is kept. `package`: the file's top-level package
+    (`package_of`), whose imports may hold sites.
     """
     if len(text) < MIN_SKELETON_BYTES:
         return None
-    return Skeletons(text).build(keep_calls)
+    return Skeletons(text, package).build(keep_calls)
+
+
+def package_of(path: str) -> str:
+    """The top-level package of a file's path (`vllm` of `vllm/config/model.py`)."""
+    parts = [p for p in path.split("/") if p]
+    if len(parts) > 1 and parts[0] in ("src", "lib"):
+        parts = parts[1:]
+    return parts[0].removesuffix(".pyi").removesuffix(".py") if parts else ""
 
 
 def hidden_text(text: str, skeleton: Skeleton | None) -> str:
@@ -159,14 +174,22 @@ class Skeletons:
     """The scans a text's skeletons are planned from, made once: the skeletons of one text
     keeping the calls of different names (a second extraction asks for two)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, package: str = "") -> None:
         self.text = text
+        self.package = package  # the top-level package of the file (`_linked_names`)
         self.words = _SiteWords.find(text)
         self.classes = _classes(text)
         self.functions = list(_functions(text))
         # A `def` in a docstring's example is text: blanking it would change the docstring.
         self.strings = triple_quoted_bounds(text)
         self.own_calls = _own_calls(text, self.functions, self.words.raises)
+        self._linked: frozenset[str] | None = None
+
+    def linked(self) -> frozenset[str]:
+        """`_linked_names`, found once a tail is cut."""
+        if self._linked is None:
+            self._linked = _linked_names(self.text, self.functions, self.words.hits, self.package)
+        return self._linked
 
     def build(self, keep_calls: Collection[str] = ()) -> Skeleton | None:
         """`build_skeleton(text, keep_calls)`."""
@@ -198,7 +221,8 @@ def _build(scans: Skeletons, keep_calls: Collection[str]) -> Skeleton | None:
             whole = is_property or name in _MESSAGE_METHODS or name in _SIGNATURE_READ
             if not whole and not _any_within(words.returns_read, body, end):
                 hit_lists = (words.hits, own_calls, words.tests())
-                plan.blank_tail(function, _tail(text, function, strings, hit_lists, named_calls))
+                tail = _tail(text, function, strings, hit_lists, named_calls, scans.linked())
+                plan.blank_tail(function, tail)
             continue
         if name in _MESSAGE_METHODS and _in_exception_class(classes, class_starts, start, indent):
             continue  # exceptions often build their message there without any site word
@@ -262,8 +286,9 @@ def _classes(text: str) -> list[tuple[int, int, bool]]:
 class _Plan:
     """What is blanked, decided function by function in text order."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, package: str = "") -> None:
         self.text = text
+        self.package = package  # the top-level package of the file (`_linked_names`)
         self.edits: list[tuple[int, int, str]] = []  # (start, end, what replaces the text)
         self.done = 0  # the end of the last body blanked: functions before it are nested in one
         self.blanked = 0  # characters blanked
@@ -345,14 +370,17 @@ def _tail(
     strings: list[int],
     hit_lists: tuple[list[int], ...],
     named_calls: list[int],
+    linked: frozenset[str],
 ) -> tuple[int | None, int]:
     """Where the tail of a kept body starts (None when it has none), and 1 when a call of
     `keep_calls` (`named_calls`) alone keeps part of it, else 0.
 
-    The tail is the body's last run of simple statements, at its own level, after the one
-    that holds the body's last hit. Its calls are read from the text, and the guard of each
-    is what holds after the parsed statements (see `blanked_calls`); a compound statement
-    after the hit is parsed, as the branches around a call would be unknown otherwise.
+    The tail is the body's last run of statements, at its own level, after the one that
+    holds the body's last hit. Its calls are read from the text (see `blanked_calls`): one
+    in its straight code has the guard that holds after the parsed statements, one inside
+    a compound statement an unknown guard. A compound statement after the hit that calls
+    a function of `linked` (that may hold a site, whose callers' guards its pages read) is
+    parsed, and the tail starts after it.
     """
     first = _FIRST_STATEMENT.search(text, function.body, function.end)
     if first is None:
@@ -362,18 +390,47 @@ def _tail(
         first.start(), *(_last_within(hits, function.start, function.end) for hits in hit_lists)
     )
     named = _last_within(named_calls, function.body, function.end)
-    cut = _straight_tail(text, function.end, indent, strings, last)
+    cut = _straight_tail(text, function.end, indent, strings, last, linked)
     if named < 0 or cut is None or named < cut:
         return cut, 0
-    return _straight_tail(text, function.end, indent, strings, named), 1
+    return _straight_tail(text, function.end, indent, strings, named, linked), 1
 
 
-def _straight_tail(text: str, end: int, indent: int, strings: list[int], at: int) -> int | None:
-    """The start of the simple statements, indented by `indent`, that end a block at `end`
-    after the statement that holds offset `at`: after the last compound statement."""
+def _straight_tail(
+    text: str, end: int, indent: int, strings: list[int], at: int, linked: frozenset[str]
+) -> int | None:
+    """The start of the statements, indented by `indent`, that end a block at `end` after
+    the statement that holds offset `at` and after the last compound statement that uses
+    one of `linked` (see `_linked_names`)."""
     for compound in compound_line(indent).finditer(text, at, end):
-        if not inside_bounds(strings, compound.start()):
-            at = compound.start() + 1
+        start = compound.start() + 1
+        if start > at and not inside_bounds(strings, start):
+            stop = _statement_end(text, start, end, indent, strings)
+            if _uses(text, start, stop, linked):
+                at = start
+    return _next_statement(text, end, indent, strings, at)
+
+
+def _statement_end(text: str, start: int, end: int, indent: int, strings: list[int]) -> int:
+    """Where the compound statement at `start`, indented by `indent`, ends (its clauses
+    included), or `end`."""
+    found = _next_statement(text, end, indent, strings, start)
+    return end if found is None else found
+
+
+def _uses(text: str, start: int, end: int, names: frozenset[str]) -> bool:
+    """Whether a name of `names` is called in `text[start:end]` (`f(`, `f.g(`, `self.f(`)."""
+    size = len(text)
+    for match in _CALLED_REVERSED.finditer(reversed_text(text), size - end, size - start):
+        called = match.group(1)[::-1]
+        if called.partition(".")[0] in names or called.rpartition(".")[2] in names:
+            return True
+    return False
+
+
+def _next_statement(text: str, end: int, indent: int, strings: list[int], at: int) -> int | None:
+    """The start of the first statement indented by `indent` after the one holding `at`,
+    before `end` (None when there is none)."""
     ender = shallow_line(indent)
     while True:
         found = ender.search(text, at, end)
@@ -449,6 +506,49 @@ def _own_calls(
         if first < len(raises) and raises[first] < function.end:
             names.add(function.name)
     return _calls(text, names), names
+
+
+# A name called or with an attribute read: `check(`, `self.check(`, `envs.FLAG`.
+_CALLED_REVERSED = lazy_compile(r"\(([\w.]*[A-Za-z_])(?![\w.])")
+# `from x import a, b as c` (parenthesised over lines or not), from its line's start.
+_FROM_IMPORT = lazy_compile(r"[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)")
+# `import a.b as c, d`, from its `import`.
+_IMPORT = lazy_compile(r"import[ \t]+([\w. \t,]+)")
+
+
+def _linked_names(
+    text: str, functions: list[_Function], hits: list[int], package: str
+) -> frozenset[str]:
+    """The names whose calls a page may read the guard of: this file's functions whose body
+    holds a site word (a caller's guard says when the site is reached), its classes, and
+    the names it imports from its own package (relatively, or from `package`; from any
+    module when `package` is empty): a function of another file may hold a site."""
+    names = {f.name for f in functions if _any_within(hits, f.body, f.end)}
+    names.update(match.group(1) for match in _CLASS_NAME.finditer(text))
+    for at in occurrences(text, "import"):
+        if not after_word_boundary(text, at):
+            continue
+        found = _FROM_IMPORT.match(text, text.rfind("\n", 0, at) + 1)
+        if found is not None:
+            if _own_module(found.group(1), package):
+                names.update(_bound_names(found.group(2).strip("() \t")))
+        elif (found := _IMPORT.match(text, at)) is not None:
+            names.update(
+                name for name in _bound_names(found.group(1)) if _own_module(name, package)
+            )
+    return frozenset(names)
+
+
+def _own_module(module: str, package: str) -> bool:
+    return not package or module.startswith(".") or module.partition(".")[0] == package
+
+
+def _bound_names(names: str) -> Iterator[str]:
+    """The names `a, b as c` binds (`a`, `c`); of `a.b`, `a`."""
+    for part in names.replace("\n", " ").split(","):
+        words = part.split()
+        if words:
+            yield words[-1].partition(".")[0]
 
 
 def _named_calls(text: str, own: set[str], keep_calls: Collection[str]) -> list[int]:

@@ -22,7 +22,7 @@ from collections.abc import Collection, Iterator, Mapping
 from typing import NamedTuple
 
 from errdex.extract.parsed_ahead import keep
-from errdex.extract.skeleton import build_skeleton
+from errdex.extract.skeleton import build_skeleton, package_of
 from errdex.extract.textscan import inside_bounds
 from errdex.lazy_re import lazy_compile
 from errdex.match.import_graph import (
@@ -65,10 +65,10 @@ class Need(NamedTuple):
     lines: frozenset[int] = frozenset()
 
 
-def only_needed(data: bytes, need: Need) -> bytes:
-    """The file with the top-level definitions that `need` does not need cut to a stub
-    line each, every line kept in place; the file as it is when nothing is cut or the cut
-    text would not parse."""
+def only_needed(data: bytes, need: Need, path: str = "") -> bytes:
+    """The file at `path` with the top-level definitions that `need` does not need cut to a
+    stub line each, every line kept in place; the file as it is when nothing is cut or the
+    cut text would not parse."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -108,7 +108,7 @@ def only_needed(data: bytes, need: Need) -> bytes:
         done = end
     pieces.append(text[done:])
     cut = "".join(pieces)
-    return cut.encode() if _parses(cut) else data
+    return cut.encode() if _parses(cut, package_of(path)) else data
 
 
 def _method_cuts(
@@ -183,11 +183,11 @@ def _holding(
             yield definition
 
 
-def _parses(text: str) -> bool:
+def _parses(text: str, package: str) -> bool:
     """Whether the extractor will read the text: its skeleton (what extraction parses, the
     bodies without sites blanked) parses, or, as extraction falls back to, the text does.
     The tree extraction would make is kept for it (`parsed_ahead`)."""
-    skeleton = build_skeleton(text)
+    skeleton = build_skeleton(text, package=package)  # as extraction builds it
     if skeleton is not None:
         tree = _parsed(skeleton.text)
         if tree is not None:

@@ -533,7 +533,7 @@ def first_subset(
         need = wanted[path]
         needed = files.cut.get((path, need))
         if needed is None:
-            needed = files.cut[path, need] = data if need is None else only_needed(data, need)
+            needed = files.cut[path, need] = data if need is None else only_needed(data, need, path)
         if needed is not data:
             stored[path] = data
         kept.append(SourceFile(path, needed))
