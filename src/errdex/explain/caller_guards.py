@@ -24,7 +24,9 @@ from errdex.explain.context import Facts, function_at
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.page import Caller, ConditionView
 from errdex.explain.plain import code, listed
+from errdex.extract.shapes import and_parts, is_not_none
 from errdex.link.callers import MAX_PER_LEVEL
+from errdex.link.expression_texts import parse_expression
 
 
 @dataclass(frozen=True)
@@ -247,9 +249,7 @@ def refused_before_call(entry: GuardedEntry, facts: Facts) -> bool:
             continue
         if not any(isinstance(n, ast.Raise) for stmt in node.body for n in walk(stmt)):
             continue
-        parts = node.test.values if isinstance(node.test, ast.BoolOp) else [node.test]
-        if isinstance(node.test, ast.BoolOp) and not isinstance(node.test.op, ast.And):
-            continue
+        parts = and_parts(node.test)  # an `or` whole: no bound of its own
         if any(_holds_for_all(part, wanted) for part in parts) and all(
             _holds_for_all(part, wanted) or _not_none(part, name) or name not in ast.unparse(part)
             for part in parts
@@ -260,10 +260,11 @@ def refused_before_call(entry: GuardedEntry, facts: Facts) -> bool:
 
 def _bound(text: str) -> tuple[str, str, int | float] | None:
     """(name, op, number) of `name < 1` and the like."""
-    try:
-        node = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None
+    return _bound_of(parse_expression(text))
+
+
+def _bound_of(node: ast.expr | None) -> tuple[str, str, int | float] | None:
+    """`_bound` of a parsed test."""
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
         return None
     op = _BOUNDS.get(type(node.ops[0]))
@@ -278,7 +279,7 @@ def _bound(text: str) -> tuple[str, str, int | float] | None:
 def _holds_for_all(part: ast.expr, wanted: tuple[str, str, int | float]) -> bool:
     """Whether the bound `part` holds for every integer `wanted` allows (`x > 0` for `x >=
     1`)."""
-    found = _bound(ast.unparse(part))
+    found = _bound_of(part)
     if found is None or found[0] != wanted[0]:
         return False
     _, op, limit = found
@@ -294,11 +295,5 @@ def _holds_for_all(part: ast.expr, wanted: tuple[str, str, int | float]) -> bool
 
 def _not_none(part: ast.expr, name: str) -> bool:
     """`name is not None`: true of every number the way out gives."""
-    return (
-        isinstance(part, ast.Compare)
-        and len(part.ops) == 1
-        and isinstance(part.ops[0], ast.IsNot)
-        and ast.unparse(part.left) == name
-        and isinstance(part.comparators[0], ast.Constant)
-        and part.comparators[0].value is None
-    )
+    tested = is_not_none(part)
+    return tested is not None and ast.unparse(tested) == name
