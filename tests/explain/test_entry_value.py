@@ -12,7 +12,7 @@ from explain_samples import indexed_package, page_with_message
 from errdex.store import Store
 
 FILES = {
-    "shop/__init__.py": "from shop.api import hash_kwargs, run, score\n",
+    "shop/__init__.py": "from shop.api import factory, hash_kwargs, run, score\n",
     "shop/_checks.py": """
         def _hasher(algorithm):
             if algorithm not in ("blake3", "sha256", "sha512"):
@@ -26,12 +26,31 @@ FILES = {
             return params
 
 
+        def _factory(kind):
+            if kind == "blake3":
+                import hashlib
+                return hashlib.blake2b
+            elif kind == "sha256":
+                return 256
+            elif kind == "sha512":
+                return 512
+            else:
+                raise ValueError(f"Unsupported hasher kind: {kind}")
+
+
         def _multimodal(is_multimodal_model):
             if not is_multimodal_model:
                 raise ValueError("Multimodal inputs are not supported for this model")
         """,
     "shop/api.py": """
-        from shop._checks import _distill, _hasher, _multimodal
+        from shop._checks import _distill, _factory, _hasher, _multimodal
+
+
+        def factory(data, kind="blake3"):
+            if data is None:
+                raise TypeError("data is required")
+            made = _factory(kind)
+            return made, data
 
 
         def hash_kwargs(data, algorithm="sha256"):
@@ -86,3 +105,13 @@ def test_a_predicate_of_what_a_thing_is_is_not_turned_over(shop: Store) -> None:
     # `is_multimodal_model=True` says the model is what it is not
     page = page_with_message(shop, "shop", "Multimodal inputs are not supported")
     assert not any("non-empty (true) value" in s.text for s in page.solutions)
+
+
+def test_the_values_earlier_arms_give_back_are_named_with_the_last(shop: Store) -> None:
+    # `if kind == "blake3": ... return` and the other arms before the `else` that raises:
+    # each value they take passes, not only the last arm's
+    page = page_with_message(shop, "shop", "Unsupported hasher kind")
+    assert page.solutions[0].text == (
+        "Pass the argument `kind` of `shop.factory` (it reaches `_factory`) as one of "
+        "`'blake3'`, `'sha256'`, `'sha512'`."
+    )

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.accepted_types import accepted_kinds, kinds_text
 from errdex.explain.call_binding import positional_index
 from errdex.explain.context import PART, Entry, Facts, parse_module
@@ -34,6 +35,7 @@ from errdex.explain.inputs import Given, input_action
 from errdex.explain.literal_members import with_members
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code, listed
+from errdex.explain.type_checks import merged_type_checks
 from errdex.extract.module import module_name
 from errdex.extract.shapes import is_none
 from errdex.facts import ConditionKind, SiteKind
@@ -116,21 +118,28 @@ def _value_to_pass(
     words ("Pass the argument `k_mode` of `preprocess_dots3_note_video` (it reaches
     `_group_bounds`) equal to `'logk'`"), where the raise's own test is the only check of
     the path on the argument, handed on as it is (no part or item of it); else None, and
-    the page says the check instead. The test alone, not the `elif`s before it merged
-    (`merged_type_checks`): an earlier arm may raise for the value it takes (`if
-    isinstance(timeout, str): raise ...`). A value that only drops what the user asked for
-    is no such value: None or an empty value for a test joined by `and` (`params and not
-    isinstance(params[0], ...)`: the user's parameters are the point of the call), a
-    predicate turned over (`is_multimodal_model`: what the model is, not a choice), or
-    "other than" the value refused, which names none that passes."""
+    the page says the check instead. The test with the `elif` arms before it that give a
+    value back (`_returning_arms`, merged by `merged_type_checks`), not every earlier arm:
+    one may raise for the value it takes (`if isinstance(timeout, str): raise ...`). A
+    value that only drops what the user asked for is no such value: None or an empty value
+    for a test joined by `and` (`params and not isinstance(params[0], ...)`: the user's
+    parameters are the point of the call), a predicate turned over (`is_multimodal_model`:
+    what the model is, not a choice), or "other than" the value refused, which names none
+    that passes."""
     if entry.how or on_it != [check]:
         return None
+    # the arms before the raise's `else` that give a value back for what they take (`if
+    # algorithm == "blake3": return blake3`): their values pass too, said with the test's
+    # (the solution still names the raise's own test, the condition the page holds)
+    merged = merged_type_checks([*_returning_arms(facts, check, param), check]).get(
+        check.line, check
+    )
     kept = facts.entry_args
     facts.entry_args = {**kept, param: entry}
     try:
-        given = input_action(check, facts, handed=True)
+        given = input_action(merged, facts, handed=True)
         if given is None:
-            wide = expanded(check, facts)
+            wide = expanded(merged, facts)
             given = input_action(wide, facts, handed=True) or input_action(
                 with_members(wide, facts), facts, handed=True
             )
@@ -140,6 +149,31 @@ def _value_to_pass(
     finally:
         facts.entry_args = kept
     return solution if way_out else None
+
+
+def _returning_arms(facts: Facts, check: ConditionView, param: str) -> list[ConditionView]:
+    """The `elif` chain's earlier arms on `param`, held where the raise is, whose branch
+    ends in a `return` and raises nothing: a value they take is given back, never refused.
+    Not an arm that raises itself (`if isinstance(timeout, str): raise ...`): its value is
+    refused there; nor one that goes on, which may lead into another error."""
+    arms = [
+        c
+        for c in facts.held
+        if c.kind == ConditionKind.ELIF
+        and (c.line or 0) < (check.line or 0)
+        and param in roots(c.text)
+    ]
+    function = facts.site_function() if arms else None
+    if function is None:
+        return []
+    returning = {
+        node.lineno
+        for node in walk(function)
+        if isinstance(node, ast.If)
+        and isinstance(node.body[-1], ast.Return)
+        and not any(isinstance(n, ast.Raise) for stmt in node.body for n in walk(stmt))
+    }
+    return [c for c in arms if c.line in returning]
 
 
 def _drops_value(given: Given, check: ConditionView) -> bool:
