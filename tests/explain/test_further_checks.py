@@ -93,7 +93,7 @@ def test_a_value_the_function_checks_again_names_those_checks(store: Store) -> N
         store,
         "ptxas path not set",
         "Set `PKG_PTXAS` to a value that gets past the check at line 9 as well, and set"
-        " `PKG_KEEP=1` with it (the check at line 11 requires it)",
+        " `PKG_KEEP=1` with it, as the check at line 11 requires",
     )
 
 
@@ -113,8 +113,8 @@ def test_a_variable_another_function_of_the_file_requires_with_it_is_named(
     assert offers(
         store,
         "ptxas path needed to compile",
-        "Set `PKG_PTXAS` to a value, and set `PKG_KEEP=1` with it (`patch`, which reads"
-        " `PKG_PTXAS` too, requires it at line 11)",
+        "Set `PKG_PTXAS` to a value, and set `PKG_KEEP=1` with it, as `patch` requires at"
+        " line 11 where it reads `PKG_PTXAS` too",
     )
 
 

@@ -61,12 +61,13 @@ def past_further_checks(action: KnobAction, condition: ConditionView, facts: Fac
         # that the way out does not stop short of it
         text += f"{',' if value_lines else ''} and pass {_checks_at(other_lines)} after it too"
     for line, name, value in paired[:2]:
-        text += f", and set `{name}={value}` with it (the check at line {line} requires it)"
+        # no parenthesis of its own: the solution's reason "(so that ...)" follows it
+        text += f", and set `{name}={value}` with it, as the check at line {line} requires"
     if elsewhere is not None:
         line, name, value, owner = elsewhere
         text += (
-            f", and set `{name}={value}` with it (`{owner}`, which reads `{action.knob}` too, "
-            f"requires it at line {line})"
+            f", and set `{name}={value}` with it, as `{owner}` requires at line {line} "
+            f"where it reads `{action.knob}` too"
         )
     return replace(action, text=text)
 
