@@ -265,7 +265,7 @@ class Store(abc.ABC):
     def sites_naming(self, version_id: int, name: str) -> list[StoredSite]:
         """The sites of a version whose stored facts hold `name` anywhere (a setting's, a
         key's: letters, digits, `_` and `-`), for a rule to read for what it needs; a scan
-        of the version's rows, so asked only for a page that needs it. None from a store
+        of the version's rows, so asked only for a page that needs it. Empty from a store
         that cannot say."""
         return []
 
